@@ -1,0 +1,181 @@
+package org.etw4j.controller;
+
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.etw4j.Guid;
+import org.etw4j.spi.EtwBackend;
+import org.etw4j.spi.EtwBackends;
+import org.etw4j.spi.SessionControl;
+import org.etw4j.tracelogging.ProviderIds;
+
+/**
+ * A trace session: start it, enable providers on it, flush, query, stop.
+ *
+ * <p>Thread-safe. A session this process started is stopped by {@link #close()} and, if still running at JVM
+ * exit, by a shutdown hook (orphaned sessions are the most common complaint about ETW tools). A session obtained
+ * with {@link #attach(String)} is not stopped by {@code close()}. {@code close()} and {@link #stop()} are
+ * idempotent. Failures throw {@link org.etw4j.EtwException} naming the ETW function and the Win32 status.
+ *
+ * <pre>{@code
+ * try (TraceSession session = TraceSession.start(SessionConfig.realTime("my-session").build())) {
+ *     session.enable("MyCompany-MyService", EnableParameters.of(Level.INFORMATIONAL));
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class TraceSession implements AutoCloseable {
+    private static final Set<TraceSession> OWNED = ConcurrentHashMap.newKeySet();
+    private static volatile boolean hookInstalled;
+
+    private final EtwBackend backend;
+    private final SessionControl control;
+    private final boolean owned;
+
+    private TraceSession(EtwBackend backend, SessionControl control, boolean owned) {
+        this.backend = backend;
+        this.control = control;
+        this.owned = owned;
+        if (owned) {
+            OWNED.add(this);
+            installShutdownHook();
+        }
+    }
+
+    /** Starts a session on the default backend. */
+    public static TraceSession start(SessionConfig config) {
+        return start(config, EtwBackends.getDefault());
+    }
+
+    /** Starts a session on {@code backend}. */
+    public static TraceSession start(SessionConfig config, EtwBackend backend) {
+        Objects.requireNonNull(config, "config");
+        SessionControl c = backend.startSession(config);
+        boolean startedHere = config.ifExists() != IfSessionExists.ATTACH || c.config() == config;
+        return new TraceSession(backend, c, startedHere);
+    }
+
+    /** Controls a running session without owning it. */
+    public static TraceSession attach(String name) {
+        return attach(name, EtwBackends.getDefault());
+    }
+
+    /** Controls a running session of {@code backend} without owning it. */
+    public static TraceSession attach(String name, EtwBackend backend) {
+        return new TraceSession(backend, backend.attachSession(name), false);
+    }
+
+    public String name() {
+        return control.name();
+    }
+
+    public Guid sessionId() {
+        return control.sessionId();
+    }
+
+    public SessionConfig config() {
+        return control.config();
+    }
+
+    public EtwBackend backend() {
+        return backend;
+    }
+
+    /** Whether this process started the session (and {@link #close()} stops it). */
+    public boolean isOwned() {
+        return owned;
+    }
+
+    /** Enables a provider by GUID. */
+    public TraceSession enable(Guid providerId, EnableParameters parameters) {
+        control.enableProvider(providerId, parameters);
+        return this;
+    }
+
+    /** Enables a provider by name: a GUID text, or a name hashed the EventSource/TraceLogging way. */
+    public TraceSession enable(String provider, EnableParameters parameters) {
+        return enable(resolve(provider), parameters);
+    }
+
+    /** Disables a provider. */
+    public TraceSession disable(Guid providerId) {
+        control.disableProvider(providerId);
+        return this;
+    }
+
+    /** Asks a provider to log its state, with the level and keywords of {@code parameters}. */
+    public TraceSession captureState(Guid providerId, EnableParameters parameters) {
+        control.captureState(providerId, parameters);
+        return this;
+    }
+
+    /** Delivers partially filled buffers now. */
+    public void flush() {
+        control.flush();
+    }
+
+    /** Counters. */
+    public SessionStatistics statistics() {
+        return control.query();
+    }
+
+    /** Changes the flush timer or the number of buffers. */
+    public void update(SessionConfig newConfig) {
+        control.update(newConfig);
+    }
+
+    public boolean isRunning() {
+        return control.isRunning();
+    }
+
+    /** Stops the session (whoever started it); idempotent. */
+    public void stop() {
+        control.stop();
+        OWNED.remove(this);
+    }
+
+    /** Stops the session if this process started it; idempotent. */
+    @Override
+    public void close() {
+        if (owned) {
+            stop();
+        }
+    }
+
+    /** A provider GUID from a GUID text or a provider name. */
+    public static Guid resolve(String provider) {
+        Objects.requireNonNull(provider, "provider");
+        String p = provider.trim();
+        try {
+            return Guid.parse(p);
+        } catch (IllegalArgumentException notAGuid) {
+            return ProviderIds.fromName(p);
+        }
+    }
+
+    private static void installShutdownHook() {
+        if (hookInstalled) {
+            return;
+        }
+        synchronized (TraceSession.class) {
+            if (hookInstalled) {
+                return;
+            }
+            hookInstalled = true;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                for (TraceSession s : OWNED.toArray(new TraceSession[0])) {
+                    try {
+                        s.stop();
+                    } catch (RuntimeException ignored) {
+                        // best effort at exit
+                    }
+                }
+            }, "etw4j-stop-sessions"));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TraceSession[" + name() + (owned ? ", owned" : "") + "]";
+    }
+}

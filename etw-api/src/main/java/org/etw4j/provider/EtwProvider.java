@@ -1,0 +1,379 @@
+package org.etw4j.provider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.Opcode;
+import org.etw4j.Win32Error;
+import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.EtwBackend;
+import org.etw4j.spi.EtwBackends;
+import org.etw4j.spi.FilterData;
+import org.etw4j.spi.ProviderRegistration;
+import org.etw4j.spi.ThreadActivityIds;
+import org.etw4j.tracelogging.ProviderIds;
+import org.etw4j.tracelogging.ProviderTraits;
+import org.etw4j.tracelogging.TraceLoggingEvent;
+
+/**
+ * A registered ETW event provider: writes manifest-style and TraceLogging events, tracks its enable state.
+ *
+ * <p>Thread-safe: register once, share it, write from any thread. {@link #isEnabled(int, long)} reads the
+ * state the last enable notification published (seed 000) with no lock, native call or allocation, and a write
+ * for an event no session wants does nothing. Writes never throw into application code: they return a Win32
+ * status, count failures ({@link #statistics()}) and tell the optional {@link WriteErrorListener} (seed 002).
+ * {@link #close()} unregisters, is idempotent, and later writes return ERROR_INVALID_HANDLE.
+ *
+ * <pre>{@code
+ * try (EtwProvider provider = EtwProvider.register("MyCompany-MyService")) {
+ *     if (provider.isEnabled(Level.INFORMATIONAL.value(), 0x1)) {
+ *         provider.event(REQUEST).int32(status).string(path).float64(millis).write();
+ *     }
+ * }
+ * }</pre>
+ */
+public final class EtwProvider implements AutoCloseable {
+    /** {@code EventProviderSetTraits}, the EVENT_INFO_CLASS for the TraceLogging provider metadata. */
+    public static final int EVENT_PROVIDER_SET_TRAITS = 2;
+
+    private final Guid id;
+    private final String name;
+    private final Guid group;
+    private final EtwBackend backend;
+    private final byte[] traits;
+    private final List<EnableListener> enableListeners;
+    private final WriteErrorListener errorListener;
+    private final ProviderRegistration registration;
+    private final ThreadLocal<EventWriter> writers = ThreadLocal.withInitial(() -> new EventWriter(this));
+    private final LongAdder writes = new LongAdder();
+    private final LongAdder skipped = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder listenerErrors = new LongAdder();
+    private final Map<Integer, LongAdder> failuresByStatus = new ConcurrentHashMap<>();
+    private final ExecutorService notifier;
+
+    private volatile EnableState state = EnableState.DISABLED;
+    private volatile boolean closed;
+
+    private EtwProvider(Builder b) {
+        this.name = b.name != null ? b.name : b.guid.toString();
+        this.id = b.guid != null ? b.guid : ProviderIds.fromName(b.name);
+        this.group = b.group;
+        this.backend = b.backend != null ? b.backend : EtwBackends.getDefault();
+        this.traits = ProviderTraits.encode(name, group);
+        this.enableListeners = List.copyOf(b.listeners);
+        this.errorListener = b.errorListener;
+        this.notifier = enableListeners.isEmpty() ? null : newNotifier(name);
+        this.registration = backend.registerProvider(id, new Callback());
+        // TraceLogging: tell ETW the provider traits; failure is ignored, as TraceLoggingDynamic.h does
+        // (etw-formats.md 1.1): events still carry the traits in their first data block.
+        registration.setInformation(EVENT_PROVIDER_SET_TRAITS, traits);
+    }
+
+    /** Registers a provider whose GUID is derived from its name, the EventSource/TraceLogging way. */
+    public static EtwProvider register(String name) {
+        return builder(name).register();
+    }
+
+    /** Registers a provider by GUID (its name, for TraceLogging traits, is the GUID text). */
+    public static EtwProvider register(Guid id) {
+        return builder(id).register();
+    }
+
+    /** A builder for a provider named {@code name} (GUID derived from it unless {@link Builder#guid} is set). */
+    public static Builder builder(String name) {
+        if (name == null || name.isEmpty() || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("provider name must be non-empty and contain no NUL");
+        }
+        return new Builder(name, null);
+    }
+
+    /** A builder for a provider registered by GUID. */
+    public static Builder builder(Guid id) {
+        return new Builder(null, Objects.requireNonNull(id, "provider id"));
+    }
+
+    /** The provider GUID. */
+    public Guid id() {
+        return id;
+    }
+
+    /** The provider name. */
+    public String name() {
+        return name;
+    }
+
+    /** The provider group GUID, or null. */
+    public Guid group() {
+        return group;
+    }
+
+    /** The backend this provider is registered with. */
+    public EtwBackend backend() {
+        return backend;
+    }
+
+    /** The enable state published by the last notification. */
+    public EnableState enableState() {
+        return state;
+    }
+
+    /** Whether any session enables this provider (any level, any keyword). */
+    public boolean isEnabled() {
+        return state.enabled();
+    }
+
+    /** Whether an event of this level and keyword would be wanted by some session (seed 000's formula). */
+    public boolean isEnabled(int level, long keyword) {
+        return state.isEnabled(level, keyword);
+    }
+
+    /** Whether the event described would be wanted by some session. */
+    public boolean isEnabled(EventDescriptor descriptor) {
+        return state.isEnabled(descriptor.level(), descriptor.keyword());
+    }
+
+    /** The calling thread's activity id control, for this provider's backend. */
+    public ThreadActivityIds activityIds() {
+        return backend.activityIds();
+    }
+
+    /**
+     * The calling thread's reusable writer for a manifest-style event. Returns at once when the event is not
+     * enabled: the writer then ignores values and {@code write()} returns ERROR_SUCCESS. One event at a time per
+     * thread: a new call resets the writer.
+     */
+    public EventWriter event(EventDescriptor descriptor) {
+        return writers.get().begin(descriptor, null, wanted(descriptor));
+    }
+
+    /** The calling thread's reusable writer for a TraceLogging event (same contract as {@link #event(EventDescriptor)}). */
+    public EventWriter event(TraceLoggingEvent event) {
+        return writers.get().begin(event.descriptor(), event, wanted(event.descriptor()));
+    }
+
+    private boolean wanted(EventDescriptor d) {
+        boolean on = !closed && state.isEnabled(d.level(), d.keyword());
+        if (!on && !closed) {
+            skipped.increment();
+        }
+        return on;
+    }
+
+    /** Writes an event with no payload ({@code EventWrite}). */
+    public int write(EventDescriptor descriptor) {
+        return write(descriptor, null, null, null);
+    }
+
+    /** Writes an event whose payload is the concatenation of {@code data}'s blocks ({@code EventWrite}). */
+    public int write(EventDescriptor descriptor, EventData data) {
+        return write(descriptor, null, null, data);
+    }
+
+    /**
+     * {@code EventWriteTransfer}: writes with an explicit activity id (null: the thread's) and related activity
+     * id (null: none).
+     *
+     * @return a Win32 status; ERROR_SUCCESS when no session wants the event (nothing native happens then)
+     */
+    public int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data) {
+        Objects.requireNonNull(descriptor, "descriptor");
+        if (closed) {
+            return failed(descriptor, Win32Error.ERROR_INVALID_HANDLE.code());
+        }
+        if (!state.isEnabled(descriptor.level(), descriptor.keyword())) {
+            skipped.increment();
+            return 0;
+        }
+        writes.increment();
+        int status = registration.write(descriptor, activityId, relatedActivityId, data == null ? EMPTY.get() : data);
+        return status == 0 ? 0 : failed(descriptor, status);
+    }
+
+    private static final ThreadLocal<EventData> EMPTY = ThreadLocal.withInitial(EventData::new);
+
+    /** The provider traits blob (TraceLogging provider metadata), shared; do not modify. */
+    byte[] traitsBlob() {
+        return traits;
+    }
+
+    /**
+     * Starts an activity (seed 001): creates a new activity id, writes {@code start} with opcode START, that id
+     * and the thread's current id as related id, and makes the new id the thread's. Closing the scope writes the
+     * same descriptor with opcode STOP and restores the previous id.
+     */
+    public ActivityScope startActivity(EventDescriptor start) {
+        return ActivityScope.start(this, start.withOpcode(Opcode.START.value()), null);
+    }
+
+    /** Starts an activity whose start and stop events are the TraceLogging event {@code event}. */
+    public ActivityScope startActivity(TraceLoggingEvent event) {
+        return ActivityScope.start(this, event.descriptor().withOpcode(Opcode.START.value()), event);
+    }
+
+    /** Write counters. */
+    public ProviderStatistics statistics() {
+        Map<Integer, Long> byStatus = new TreeMap<>();
+        failuresByStatus.forEach((k, v) -> byStatus.put(k, v.sum()));
+        return new ProviderStatistics(writes.sum(), skipped.sum(), failures.sum(), byStatus, listenerErrors.sum());
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Unregisters ({@code EventUnregister}); idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        registration.close();
+        state = EnableState.DISABLED;
+        if (notifier != null) {
+            notifier.shutdown();
+        }
+    }
+
+    int failed(EventDescriptor descriptor, int status) {
+        failures.increment();
+        failuresByStatus.computeIfAbsent(status, k -> new LongAdder()).increment();
+        WriteErrorListener l = errorListener;
+        if (l != null) {
+            try {
+                l.onWriteError(this, descriptor, status);
+            } catch (RuntimeException e) {
+                listenerErrors.increment();
+            }
+        }
+        return status;
+    }
+
+    @Override
+    public String toString() {
+        return "EtwProvider[" + name + " " + id + (closed ? ", closed" : "") + "]";
+    }
+
+    private static ExecutorService newNotifier(String name) {
+        ThreadPoolExecutor ex = new ThreadPoolExecutor(0, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "etw4j-enable-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        return ex;
+    }
+
+    /** Receives the backend's notifications: publishes the state at once, hands listeners to the notifier. */
+    private final class Callback implements EnableCallback {
+        @Override
+        public void onNotification(int controlCode, Guid sourceId, int level, long any, long all, List<FilterData> filters) {
+            ControlCode code = ControlCode.of(controlCode);
+            if (code == null || closed) {
+                return; // seed 000: ignore notifications with an IsEnabled value we do not know
+            }
+            EnableState next;
+            switch (code) {
+                case ENABLE_PROVIDER:
+                    next = new EnableState(true, level, any, all);
+                    break;
+                case DISABLE_PROVIDER:
+                    next = EnableState.DISABLED;
+                    break;
+                default:
+                    next = state; // CAPTURE_STATE never changes (and never disables) the provider
+                    break;
+            }
+            state = next;
+            if (notifier != null) {
+                EnableNotification n = new EnableNotification(code, sourceId == null ? Guid.NULL : sourceId, level, any, all,
+                        filters == null ? List.of() : filters, next);
+                try {
+                    notifier.execute(() -> deliver(n));
+                } catch (RuntimeException rejectedAfterClose) {
+                    listenerErrors.increment();
+                }
+            }
+        }
+    }
+
+    private void deliver(EnableNotification n) {
+        for (EnableListener l : enableListeners) {
+            try {
+                l.onNotification(this, n);
+            } catch (RuntimeException e) {
+                listenerErrors.increment();
+            }
+        }
+    }
+
+    /**
+     * Configures and registers an {@link EtwProvider}.
+     *
+     * <p>Not thread-safe; use once.
+     */
+    public static final class Builder {
+        private final String name;
+        private Guid guid;
+        private Guid group;
+        private EtwBackend backend;
+        private final List<EnableListener> listeners = new ArrayList<>();
+        private WriteErrorListener errorListener;
+
+        private Builder(String name, Guid guid) {
+            this.name = name;
+            this.guid = guid;
+        }
+
+        /** An explicit provider GUID instead of the one derived from the name. */
+        public Builder guid(Guid id) {
+            this.guid = Objects.requireNonNull(id, "guid");
+            return this;
+        }
+
+        /** The provider group GUID (a provider trait). */
+        public Builder group(Guid groupId) {
+            this.group = groupId;
+            return this;
+        }
+
+        /** The backend to register with; default {@link EtwBackends#getDefault()}. */
+        public Builder backend(EtwBackend b) {
+            this.backend = Objects.requireNonNull(b, "backend");
+            return this;
+        }
+
+        /** Adds a listener for enable notifications. */
+        public Builder onEnable(EnableListener l) {
+            listeners.add(Objects.requireNonNull(l, "listener"));
+            return this;
+        }
+
+        /** Sets the listener told about failed writes. */
+        public Builder onWriteError(WriteErrorListener l) {
+            this.errorListener = l;
+            return this;
+        }
+
+        /** Registers the provider ({@code EventRegister}). */
+        public EtwProvider register() {
+            return new EtwProvider(this);
+        }
+    }
+}

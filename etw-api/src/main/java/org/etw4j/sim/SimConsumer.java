@@ -1,0 +1,161 @@
+package org.etw4j.sim;
+
+import static org.etw4j.format.EventHeaderLayout.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.format.EventHeaderView;
+import org.etw4j.format.LogfileHeader;
+import org.etw4j.format.WmiBufferLayout;
+import org.etw4j.spi.RecordSink;
+import org.etw4j.spi.TraceConsumer;
+
+/**
+ * A real-time consumer of a simulated session ({@code OpenTrace} + {@code ProcessTrace}, seed 003).
+ *
+ * <p>{@link #process()} runs on the caller's thread: the synthetic header event first (provider EventTraceGuid,
+ * opcode 0, payload TRACE_LOGFILE_HEADER), then the buffers the session hands over, record by record, with
+ * timestamps converted to FILETIME. Sink exceptions are caught and reported to {@link RecordSink#onError}.
+ * {@link #close()} is idempotent and may be called from any thread; process() then returns.
+ */
+final class SimConsumer implements TraceConsumer {
+    static final SimConsumer[] NONE = new SimConsumer[0];
+    /** EventTraceGuid: the provider of the synthetic trace-header events. */
+    static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
+    private static final Object END = new Object();
+
+    private final SimSession session;
+    private final RecordSink sink;
+    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final EventHeaderView view = new EventHeaderView();
+    private volatile boolean closed;
+    private boolean processed;
+
+    SimConsumer(SimSession session, RecordSink sink) {
+        this.session = session;
+        this.sink = sink;
+    }
+
+    void offer(SessionBuffer b) {
+        if (closed) {
+            session.release(b);
+        } else {
+            queue.add(b);
+        }
+    }
+
+    /** The session stopped; {@code lostTail} events were lost after the last buffer this consumer got. */
+    void end(long lostTail) {
+        if (lostTail > 0) {
+            queue.add(new LostTail(lostTail));
+        }
+        queue.add(END);
+    }
+
+    /** Losses to report before the end of the trace. */
+    private record LostTail(long events) {
+    }
+
+    @Override
+    public void process() {
+        synchronized (this) {
+            if (processed) {
+                throw new IllegalStateException("ProcessTrace: this trace was already processed");
+            }
+            processed = true;
+        }
+        deliverHeaderEvent();
+        try {
+            while (!closed) {
+                Object o = queue.take();
+                if (o == END) {
+                    break;
+                }
+                if (o instanceof LostTail t) {
+                    safe(() -> sink.onLost(t.events(), 0));
+                    continue;
+                }
+                SessionBuffer b = (SessionBuffer) o;
+                try {
+                    if (b.lostBefore > 0) {
+                        safe(() -> sink.onLost(b.lostBefore, 0));
+                    }
+                    deliverRecords(b);
+                } finally {
+                    session.release(b);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            drain();
+        }
+    }
+
+    private void deliverRecords(SessionBuffer b) {
+        int end = b.bb.getInt(WmiBufferLayout.SAVED_OFFSET);
+        int p = WmiBufferLayout.HEADER_SIZE;
+        while (p + HEADER_SIZE <= end && !closed) {
+            int size;
+            try {
+                size = view.reset(b.bb, p, 0, session.timestampConverter());
+            } catch (IllegalArgumentException e) {
+                safe(() -> sink.onError(e));
+                return;
+            }
+            safe(() -> sink.onRecord(view));
+            p += WmiBufferLayout.align(size);
+        }
+    }
+
+    /** Seed 003: the first event of a trace is a synthetic one carrying TRACE_LOGFILE_HEADER. */
+    private void deliverHeaderEvent() {
+        LogfileHeader h = session.header();
+        int payload = h.encodedSize64();
+        int size = HEADER_SIZE + payload;
+        ByteBuffer b = ByteBuffer.allocate(WmiBufferLayout.align(size)).order(ByteOrder.LITTLE_ENDIAN);
+        long now = session.timestampConverter().startRaw();
+        RecordEncoder.header(b, 0, size, false, (int) Thread.currentThread().getId(), (int) ProcessHandle.current().pid(), now,
+                EVENT_TRACE_GUID, new EventDescriptor(0, 2, 0, 0, 0, 0, 0), Guid.NULL);
+        b.putShort(FLAGS, (short) FLAG_CLASSIC_HEADER);
+        h.encode64(b, HEADER_SIZE);
+        view.reset(b, 0, 0, session.timestampConverter());
+        safe(() -> sink.onRecord(view));
+    }
+
+    private void safe(Runnable r) {
+        try {
+            r.run();
+        } catch (Throwable t) {
+            try {
+                sink.onError(t);
+            } catch (Throwable ignored) {
+                // the error handler itself failed: nothing more to tell
+            }
+        }
+    }
+
+    private void drain() {
+        for (Object o; (o = queue.poll()) != null; ) {
+            if (o instanceof SessionBuffer b) {
+                session.release(b);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        session.detach(this);
+        queue.add(END);
+        if (!processed) {
+            drain();
+        }
+    }
+}

@@ -1,0 +1,477 @@
+package org.etw4j.sim;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.etw4j.EtwException;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.Win32Error;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.EventFilter;
+import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionInfo;
+import org.etw4j.format.LogfileHeader;
+import org.etw4j.provider.EventData;
+import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.EtwBackend;
+import org.etw4j.spi.EtwBackendFactory;
+import org.etw4j.spi.FilterData;
+import org.etw4j.spi.LogFileSink;
+import org.etw4j.spi.LogFileSinkFactory;
+import org.etw4j.spi.ProviderRegistration;
+import org.etw4j.spi.RecordSink;
+import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.ThreadActivityIds;
+import org.etw4j.spi.TraceConsumer;
+
+/**
+ * ETW simulated in pure Java, with Windows' semantics: the engine behind every API off Windows and in CI.
+ *
+ * <p>Thread-safe. One instance is one "machine": its sessions and providers see each other, no one else's
+ * ({@link #shared()} is the process-wide one; tests create their own). What it follows:
+ * <ul>
+ *   <li>Enable notifications (seed 000): level = maximum over the sessions enabling a provider, MatchAnyKeyword =
+ *       their OR, MatchAllKeyword = their AND; DISABLE only when no session enables it; a provider registering
+ *       after a session enabled it is notified at registration with a GUID_NULL source; CAPTURE_STATE leaves the
+ *       state alone; a stopping session updates its providers. Notifications run on the controller's thread, as
+ *       on Windows, one at a time.</li>
+ *   <li>Per-session delivery (seed 001): each session applies its own level, keyword, IGNORE_KEYWORD_0 and
+ *       system filters ({@link SessionFilter}).</li>
+ *   <li>Buffers and losses (seed 002): see {@link SimSession}.</li>
+ *   <li>Real-time consumers (seed 003): see {@link SimConsumer}.</li>
+ * </ul>
+ * Simulated values, where Windows would ask the kernel: the SID item is S-1-5-21-0-0-0-(uid or 1000), the
+ * terminal-session id is 1, stack items hash Java frames ({@link StackCapture}), the process start key is fixed
+ * per process, and every event is logged on processor 0 by a 64-bit process.
+ */
+public final class SimulatedBackend implements EtwBackend {
+    /** The name that selects this backend ({@code -Detw4j.backend=simulated}). */
+    public static final String NAME = "simulated";
+    /** Windows' default limit on concurrently running sessions. */
+    public static final int MAX_SESSIONS = 64;
+
+    private static final AtomicReference<SimulatedBackend> SHARED = new AtomicReference<>();
+
+    private final Map<Guid, ProviderEntry> providers = new ConcurrentHashMap<>();
+    private final Map<String, SimSession> sessions = new ConcurrentHashMap<>();
+    private final Object notifyLock = new Object();
+    private final SimActivityIds activityIds = new SimActivityIds();
+    private final AtomicInteger nextLoggerId = new AtomicInteger(0x10);
+    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    private final int pid = (int) ProcessHandle.current().pid();
+    private final String executable = ProcessHandle.current().info().command().orElse("java");
+    private final long processStartKey = ((long) pid << 32) ^ ProcessHandle.current().info().startInstant()
+            .map(java.time.Instant::toEpochMilli).orElse(0L);
+    private final byte[] userSid = simulatedSid();
+    private volatile LogFileSinkFactory logFileSinks;
+
+    /** A new, empty simulated machine. */
+    public SimulatedBackend() {
+    }
+
+    /** The process-wide simulated machine. */
+    public static SimulatedBackend shared() {
+        SimulatedBackend b = SHARED.get();
+        if (b == null) {
+            SHARED.compareAndSet(null, new SimulatedBackend());
+            b = SHARED.get();
+        }
+        return b;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean isNative() {
+        return false;
+    }
+
+    @Override
+    public ThreadActivityIds activityIds() {
+        return activityIds;
+    }
+
+    /** Uses {@code factory} for file-mode sessions instead of the one found with ServiceLoader. */
+    public void setLogFileSinkFactory(LogFileSinkFactory factory) {
+        this.logFileSinks = factory;
+    }
+
+    /** Failures on background threads (file writes), for diagnostics. */
+    public List<Throwable> backgroundErrors() {
+        return List.copyOf(errors);
+    }
+
+    // ---------------------------------------------------------------- providers
+
+    @Override
+    public ProviderRegistration registerProvider(Guid providerId, EnableCallback callback) {
+        SimRegistration reg = new SimRegistration(this, providerId, callback);
+        synchronized (notifyLock) {
+            ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
+            e.registrations.add(reg);
+            if (e.targets.length > 0) {
+                // Seed 000: enabled before the provider started -> notified now, with no source id.
+                Aggregate a = aggregate(providerId);
+                notify(reg, 1, Guid.NULL, a);
+            }
+        }
+        return reg;
+    }
+
+    void unregister(SimRegistration reg) {
+        synchronized (notifyLock) {
+            ProviderEntry e = providers.get(reg.providerId());
+            if (e != null) {
+                e.registrations.remove(reg);
+            }
+        }
+    }
+
+    int write(SimRegistration reg, EventDescriptor d, Guid activity, Guid related, EventData data, boolean blockTypesHonoured) {
+        ProviderEntry e = providers.get(reg.providerId());
+        SessionFilter[] targets = e == null ? SessionFilter.NONE : e.targets;
+        if (targets.length == 0) {
+            return 0; // seed 002: no session records the event -> nothing happens, ERROR_SUCCESS
+        }
+        int traitsIndex = -1;
+        int metadataIndex = -1;
+        int payloadSize = 0;
+        for (int i = 0, n = data.count(); i < n; i++) {
+            int type = blockTypesHonoured ? data.type(i) : EventData.TYPE_PAYLOAD;
+            if (type == EventData.TYPE_PROVIDER_METADATA) {
+                traitsIndex = traitsIndex < 0 ? i : traitsIndex;
+            } else if (type == EventData.TYPE_EVENT_METADATA) {
+                metadataIndex = metadataIndex < 0 ? i : metadataIndex;
+            } else if (type == EventData.TYPE_PAYLOAD) {
+                payloadSize += data.length(i);
+            }
+        }
+        if ((long) payloadSize > org.etw4j.format.EventHeaderLayout.MAX_EVENT_SIZE) {
+            return Win32Error.ERROR_ARITHMETIC_OVERFLOW.code();
+        }
+        Guid act = activity != null ? activity : activityIds.get();
+        int tid = (int) Thread.currentThread().getId();
+        int status = 0;
+        for (SessionFilter f : targets) {
+            if (f.accepts(d, data, metadataIndex)) {
+                int s = f.session.append(f, reg.providerId(), d, act, related, data, traitsIndex, metadataIndex, payloadSize, tid);
+                if (s != 0) {
+                    status = s;
+                }
+            }
+        }
+        return status;
+    }
+
+    // ---------------------------------------------------------------- enabling
+
+    void enable(SimSession session, Guid providerId, EnableParameters p) {
+        synchronized (notifyLock) {
+            session.enabled.put(providerId, new SessionFilter(session, p, pid, executable));
+            ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
+            retarget(providerId, e);
+            Aggregate a = aggregate(providerId);
+            Guid source = p.sourceId() != null ? p.sourceId() : session.sessionId();
+            for (SimRegistration r : e.registrations) {
+                notify(r, 1, source, a);
+            }
+        }
+    }
+
+    void disable(SimSession session, Guid providerId) {
+        synchronized (notifyLock) {
+            SessionFilter removed = session.enabled.remove(providerId);
+            ProviderEntry e = providers.get(providerId);
+            if (removed == null || e == null) {
+                return;
+            }
+            retarget(providerId, e);
+            notifyAfterRemoval(providerId, e, sourceOf(session, removed));
+        }
+    }
+
+    void captureState(SimSession session, Guid providerId, EnableParameters p) {
+        synchronized (notifyLock) {
+            ProviderEntry e = providers.get(providerId);
+            if (e == null) {
+                return;
+            }
+            Aggregate a = new Aggregate(p.level(), p.matchAnyKeyword(), p.matchAllKeyword(), filtersOf(List.of(p)));
+            Guid source = p.sourceId() != null ? p.sourceId() : session.sessionId();
+            for (SimRegistration r : e.registrations) {
+                notify(r, 2, source, a);
+            }
+        }
+    }
+
+    /** Seed 000: a stopping session updates the providers it enabled. */
+    void sessionStopping(SimSession session) {
+        synchronized (notifyLock) {
+            for (Map.Entry<Guid, SessionFilter> en : session.enabled.entrySet()) {
+                Guid providerId = en.getKey();
+                ProviderEntry e = providers.get(providerId);
+                session.enabled.remove(providerId);
+                if (e != null) {
+                    retarget(providerId, e);
+                    notifyAfterRemoval(providerId, e, sourceOf(session, en.getValue()));
+                }
+            }
+            sessions.remove(session.name(), session);
+        }
+    }
+
+    private static Guid sourceOf(SimSession s, SessionFilter f) {
+        return f.parameters.sourceId() != null ? f.parameters.sourceId() : s.sessionId();
+    }
+
+    private void notifyAfterRemoval(Guid providerId, ProviderEntry e, Guid source) {
+        Aggregate a = aggregate(providerId);
+        int code = e.targets.length == 0 ? 0 : 1; // seed 000: still ENABLE while another session enables it
+        for (SimRegistration r : e.registrations) {
+            notify(r, code, source, code == 0 ? Aggregate.NONE : a);
+        }
+    }
+
+    private void retarget(Guid providerId, ProviderEntry e) {
+        List<SessionFilter> list = new ArrayList<>();
+        for (SimSession s : sessions.values()) {
+            SessionFilter f = s.enabled.get(providerId);
+            if (f != null && s.isRunning()) {
+                list.add(f);
+            }
+        }
+        e.targets = list.toArray(SessionFilter.NONE);
+    }
+
+    private Aggregate aggregate(Guid providerId) {
+        ProviderEntry e = providers.get(providerId);
+        if (e == null || e.targets.length == 0) {
+            return Aggregate.NONE;
+        }
+        int level = 0;
+        long any = 0;
+        long all = -1L;
+        List<EnableParameters> ps = new ArrayList<>();
+        for (SessionFilter f : e.targets) {
+            level = Math.max(level, f.parameters.level());
+            any |= f.parameters.matchAnyKeyword();
+            all &= f.parameters.matchAllKeyword();
+            ps.add(f.parameters);
+        }
+        return new Aggregate(level, any, all, filtersOf(ps));
+    }
+
+    private static List<FilterData> filtersOf(List<EnableParameters> ps) {
+        List<FilterData> out = new ArrayList<>();
+        for (EnableParameters p : ps) {
+            EventFilter.Custom c = p.filter(EventFilter.Custom.class);
+            if (c != null) {
+                out.add(new FilterData(c.type(), c.data()));
+            }
+        }
+        return out;
+    }
+
+    private void notify(SimRegistration r, int code, Guid source, Aggregate a) {
+        if (r.isClosed()) {
+            return;
+        }
+        try {
+            r.callback.onNotification(code, source, a.level, a.any, a.all, a.filters);
+        } catch (Throwable t) {
+            // Same rule as the native backend: nothing thrown by a callback escapes into the engine.
+            errors.add(t);
+        }
+    }
+
+    // ---------------------------------------------------------------- sessions
+
+    @Override
+    public SessionControl startSession(SessionConfig config) {
+        synchronized (notifyLock) {
+            SimSession existing = sessions.get(config.name());
+            if (existing != null) {
+                if (config.ifExists() == IfSessionExists.ATTACH) {
+                    return existing;
+                }
+                if (config.ifExists() == IfSessionExists.FAIL) {
+                    throw new EtwException("StartTraceW", Win32Error.ERROR_ALREADY_EXISTS.code(), "session '" + config.name() + "'");
+                }
+            }
+            if (existing == null && sessions.size() >= MAX_SESSIONS) {
+                throw new EtwException("StartTraceW", Win32Error.ERROR_NO_SYSTEM_RESOURCES.code(), MAX_SESSIONS + " sessions running");
+            }
+        }
+        if (config.ifExists() == IfSessionExists.REPLACE) {
+            SimSession existing = sessions.get(config.name());
+            if (existing != null) {
+                existing.stop();
+            }
+        }
+        synchronized (notifyLock) {
+            if (sessions.containsKey(config.name())) {
+                throw new EtwException("StartTraceW", Win32Error.ERROR_ALREADY_EXISTS.code(), "session '" + config.name() + "'");
+            }
+            SimSession s = new SimSession(this, config, nextLoggerId.getAndIncrement());
+            sessions.put(config.name(), s);
+            return s;
+        }
+    }
+
+    @Override
+    public SessionControl attachSession(String name) {
+        SimSession s = sessions.get(name);
+        if (s == null) {
+            throw new EtwException("ControlTraceW", Win32Error.ERROR_WMI_INSTANCE_NOT_FOUND.code(), "session '" + name + "'");
+        }
+        return s;
+    }
+
+    @Override
+    public List<SessionInfo> querySessions() {
+        List<SessionInfo> out = new ArrayList<>();
+        for (SimSession s : sessions.values()) {
+            out.add(new SessionInfo(s.name(), s.sessionId(), s.loggerId(), s.config().realTime(), s.config().logFile()));
+        }
+        out.sort(java.util.Comparator.comparing(SessionInfo::name));
+        return out;
+    }
+
+    @Override
+    public void stopSession(String name) {
+        attachSession(name).stop();
+    }
+
+    @Override
+    public TraceConsumer openRealTime(String sessionName, RecordSink sink) {
+        SimSession s = sessions.get(sessionName);
+        if (s == null) {
+            throw new EtwException("OpenTraceW", Win32Error.ERROR_WMI_INSTANCE_NOT_FOUND.code(), "session '" + sessionName + "'");
+        }
+        SimConsumer c = new SimConsumer(s, sink);
+        s.attach(c);
+        return c;
+    }
+
+    // ---------------------------------------------------------------- helpers for sessions
+
+    LogfileHeader logfileHeader(SessionConfig c, SessionClock clock) {
+        int mode = (c.realTime() ? 0x100 : 0) | (c.logFile() != null ? 0x1 : 0); // REAL_TIME_MODE, FILE_MODE_SEQUENTIAL
+        // nanoTime counts from boot on Linux and Windows; elsewhere this is only an approximation of BootTime
+        long boot = clock.startFileTime() - System.nanoTime() / 100;
+        int bias = -java.util.TimeZone.getDefault().getOffset(System.currentTimeMillis()) / 60_000;
+        return new LogfileHeader(c.bufferSizeBytes(), 10, 0, 1, 5, 19045, Runtime.getRuntime().availableProcessors(), 0L,
+                156_250, 0, mode, 1, 8, 0, (int) SessionClock.CPU_MHZ, boot, SessionClock.QPC_FREQUENCY,
+                clock.startFileTime(), clock.type().value(), 0, bias, c.name(),
+                c.logFile() == null ? "" : c.logFile().toAbsolutePath().toString());
+    }
+
+    LogFileSink openLogFile(Path path, LogfileHeader header, long startRaw) throws IOException {
+        LogFileSinkFactory f = logFileSinks;
+        if (f == null) {
+            for (LogFileSinkFactory candidate : ServiceLoader.load(LogFileSinkFactory.class, SimulatedBackend.class.getClassLoader())) {
+                f = candidate;
+                break;
+            }
+        }
+        if (f == null) {
+            throw new IOException("no .etl writer on the class path: add the etw-consumer module to write log files");
+        }
+        return f.open(path, header, startRaw);
+    }
+
+    int pid() {
+        return pid;
+    }
+
+    int terminalSessionId() {
+        return 1;
+    }
+
+    long processStartKey() {
+        return processStartKey;
+    }
+
+    byte[] userSid() {
+        return userSid;
+    }
+
+    void recordError(Throwable t) {
+        errors.add(t);
+    }
+
+    private static byte[] simulatedSid() {
+        // S-1-5-21-0-0-0-<rid>: revision 1, 4 sub-authorities, identifier authority 5 (NT).
+        long rid = 1000;
+        try {
+            Object uid = java.nio.file.Files.getAttribute(Path.of(System.getProperty("user.home")), "unix:uid");
+            rid = ((Number) uid).longValue();
+        } catch (Exception | Error ignored) {
+            // not a Unix file system: keep 1000
+        }
+        byte[] sid = new byte[8 + 4 * 5];
+        sid[0] = 1;
+        sid[1] = 5;
+        sid[7] = 5;
+        int[] subs = {21, 0, 0, 0, (int) rid};
+        for (int i = 0; i < subs.length; i++) {
+            int v = subs[i];
+            sid[8 + 4 * i] = (byte) v;
+            sid[9 + 4 * i] = (byte) (v >>> 8);
+            sid[10 + 4 * i] = (byte) (v >>> 16);
+            sid[11 + 4 * i] = (byte) (v >>> 24);
+        }
+        return sid;
+    }
+
+    /** Registrations and the sessions enabling one provider GUID. */
+    private static final class ProviderEntry {
+        final List<SimRegistration> registrations = new CopyOnWriteArrayList<>();
+        volatile SessionFilter[] targets = SessionFilter.NONE;
+    }
+
+    /** The combined enable state of the sessions enabling a provider (seed 000). */
+    private record Aggregate(int level, long any, long all, List<FilterData> filters) {
+        static final Aggregate NONE = new Aggregate(0, 0L, 0L, List.of());
+    }
+
+    /**
+     * The ServiceLoader factory of the simulated backend: always supported, lowest priority; it returns the
+     * process-wide {@link #shared()} instance.
+     *
+     * <p>Stateless; thread-safe.
+     */
+    public static final class Factory implements EtwBackendFactory {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public boolean isSupported() {
+            return true;
+        }
+
+        @Override
+        public int priority() {
+            return 0;
+        }
+
+        @Override
+        public EtwBackend create() {
+            return shared();
+        }
+    }
+}

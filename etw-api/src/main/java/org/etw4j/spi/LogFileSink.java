@@ -1,0 +1,26 @@
+package org.etw4j.spi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.etw4j.format.LogfileHeader;
+
+/**
+ * Where a file-mode session of the simulated backend puts its buffers: the seam behind which the .etl writer
+ * (module etw-consumer) lives.
+ *
+ * <p>Called by one session's logger thread only; not thread-safe. Buffers arrive complete, in WMI_BUFFER_HEADER
+ * format (the sink may write them as they are); {@link #close(LogfileHeader)} gives the final header values.
+ */
+public interface LogFileSink extends AutoCloseable {
+
+    /** One full or flushed buffer ({@code bufferSize} bytes, position 0, little-endian). */
+    void writeBuffer(ByteBuffer buffer) throws IOException;
+
+    /** Completes the file with the final header (buffers written, events lost, end time). */
+    void close(LogfileHeader finalHeader) throws IOException;
+
+    /** Closes without a final header (after a failure). */
+    @Override
+    default void close() throws IOException {
+    }
+}

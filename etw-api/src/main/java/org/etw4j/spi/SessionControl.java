@@ -1,0 +1,47 @@
+package org.etw4j.spi;
+
+import org.etw4j.Guid;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionStatistics;
+
+/**
+ * A backend's control of one trace session ({@code TRACEHANDLE} plus {@code ControlTrace}/{@code EnableTraceEx2}).
+ *
+ * <p>Thread-safe. {@link #stop()} is idempotent. Failures throw {@link org.etw4j.EtwException}.
+ */
+public interface SessionControl {
+
+    /** The session name. */
+    String name();
+
+    /** The session GUID (the default SourceId of its enable calls). */
+    Guid sessionId();
+
+    /** The configuration the session runs with. */
+    SessionConfig config();
+
+    /** {@code EnableTraceEx2(ENABLE_PROVIDER)}: enables or re-enables the provider with new parameters. */
+    void enableProvider(Guid providerId, EnableParameters parameters);
+
+    /** {@code EnableTraceEx2(DISABLE_PROVIDER)}. */
+    void disableProvider(Guid providerId);
+
+    /** {@code EnableTraceEx2(CAPTURE_STATE)}: asks the provider to log its state; never disables it. */
+    void captureState(Guid providerId, EnableParameters parameters);
+
+    /** {@code ControlTrace(FLUSH)}: delivers partially filled buffers now. */
+    void flush();
+
+    /** {@code ControlTrace(QUERY)}. */
+    SessionStatistics query();
+
+    /** {@code ControlTrace(UPDATE)}: flush timer, maximum buffers and real-time/file switches may change. */
+    void update(SessionConfig newConfig);
+
+    /** {@code ControlTrace(STOP)}; idempotent. Providers it enabled are updated (seed 000). */
+    void stop();
+
+    /** Whether the session is still running. */
+    boolean isRunning();
+}

@@ -1,0 +1,26 @@
+package org.etw4j.spi;
+
+import org.etw4j.Guid;
+
+/**
+ * {@code EventActivityIdControl}: the calling thread's activity id, which every event written without an
+ * explicit id carries (etw-formats.md section 5).
+ *
+ * <p>Thread-safe; each call acts on the calling thread only. A thread's id starts as GUID_NULL.
+ */
+public interface ThreadActivityIds {
+
+    /** GET_ID (1). */
+    Guid get();
+
+    /** SET_ID (2): sets the id and returns the previous one (GET_SET_ID semantics). */
+    Guid set(Guid activityId);
+
+    /** CREATE_ID (3): a new id unique on this machine until reboot; the thread's id is unchanged. */
+    Guid create();
+
+    /** CREATE_SET_ID (5): sets a new id and returns the previous one. */
+    default Guid createAndSet() {
+        return set(create());
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * etw4j consumer: the pure-Java .etl reader (memory-mapped, streaming, time-ordered merge), summaries and a
+ * small JSON writer.
+ */
+module org.etw4j.consumer {
+    requires transitive org.etw4j.api;
+    // The manifest parser of org.etw4j.consumer.decode reads XML.
+    requires java.xml;
+
+    exports org.etw4j.consumer.etl;
+    exports org.etw4j.consumer.json;
+}

@@ -1,0 +1,667 @@
+package org.etw4j.consumer;
+
+import static org.etw4j.format.EventHeaderLayout.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.format.EventHeaderView;
+import org.etw4j.format.TimestampConverter;
+import org.etw4j.spi.RawEventRecord;
+import org.etw4j.tracelogging.ProviderTraits;
+import org.etw4j.tracelogging.TraceLoggingDecodeException;
+import org.etw4j.tracelogging.TraceLoggingSchema;
+
+/**
+ * One event delivered by an {@link EventStream}: header facts, extended data, raw user data, and decoded fields in
+ * the manner of {@code jdk.jfr.consumer.RecordedEvent} / {@code RecordedObject}.
+ *
+ * <p>Threading, reuse and lifetime: what a handler receives is a <b>view</b> when the stream hands records over
+ * directly ({@link Backpressure#NONE}, and file streams): one object per stream, re-pointed at each record,
+ * valid only during the handler call, not thread-safe. Keep one with {@link #copy()}, which returns an
+ * immutable, thread-safe record independent of the trace's buffers. Records that crossed a stream's queue are
+ * copies already ({@link #isCopy()}). Header getters on a view read the buffer in place and allocate nothing
+ * unless they return objects; decoding ({@link #getFields()} and friends, {@link #eventName()},
+ * {@link #providerName()}) happens on first use, once per record, and allocates.
+ *
+ * <p>Decoding: TraceLogging events from their own schema (the {@code EVENT_SCHEMA_TL} extended item, parsed once
+ * per distinct metadata blob); manifest events with the manifests registered on the stream
+ * ({@link EventStream#addManifest}) or carried in the trace (EventSource manifest events); kernel and classic
+ * events with the built-in MOF layouts; all through {@code org.etw4j.consumer.decode}. An event no schema
+ * describes has no fields, only its raw {@link #userData()}.
+ *
+ * <p>Header facts per kind (file streams also deliver kernel, classic and WPP records): see
+ * {@link org.etw4j.consumer.etl.EtlRecordView}; fields a header kind lacks read 0 (ids -1).
+ */
+public final class EventRecord {
+    private final RecordDecoding decoding;
+    private final boolean copy;
+    private RawEventRecord raw;
+    private HeaderKind kind;
+    private long rawTimestamp;
+    private long fileTime;
+    private DecodedEvent decoded;
+    private TraceLoggingSchema tlSchema;
+    private boolean tlLooked;
+
+    /** A reusable view. */
+    EventRecord(RecordDecoding decoding) {
+        this.decoding = decoding;
+        this.copy = false;
+    }
+
+    private EventRecord(RecordDecoding decoding, RawEventRecord owned, HeaderKind kind, long rawTimestamp, long fileTime,
+                        DecodedEvent decoded, TraceLoggingSchema tlSchema, boolean tlLooked) {
+        this.decoding = decoding;
+        this.copy = true;
+        this.raw = owned;
+        this.kind = kind;
+        this.rawTimestamp = rawTimestamp;
+        this.fileTime = fileTime;
+        this.decoded = decoded;
+        this.tlSchema = tlSchema;
+        this.tlLooked = tlLooked;
+    }
+
+    /** Points this view at a live record (an EVENT_RECORD from the backend). */
+    void resetLive(RawEventRecord r) {
+        raw = r;
+        int f = r.flags();
+        kind = (f & FLAG_CLASSIC_HEADER) != 0 ? HeaderKind.EVENT_TRACE_HEADER
+                : (f & FLAG_TRACE_MESSAGE) != 0 ? HeaderKind.MESSAGE_TRACE_HEADER : HeaderKind.EVENT_HEADER;
+        rawTimestamp = r instanceof EventHeaderView v ? v.rawTimestamp() : r.timestamp();
+        fileTime = r.timestamp();
+        clearDecoded();
+    }
+
+    /** Points this view at the reader's current record. */
+    void resetFile(EtlRecordAdapter a) {
+        raw = a;
+        kind = a.view().kind();
+        rawTimestamp = a.view().timestamp();
+        fileTime = a.view().timestampFileTime();
+        clearDecoded();
+    }
+
+    private void clearDecoded() {
+        decoded = null;
+        tlSchema = null;
+        tlLooked = false;
+    }
+
+    /** A copy of a live record, made on the delivery thread to cross a queue. */
+    static EventRecord copyOf(RawEventRecord r, RecordDecoding decoding) {
+        EventRecord view = new EventRecord(decoding);
+        view.resetLive(r);
+        return view.copy();
+    }
+
+    // ------------------------------------------------------------------------------------------ lifetime
+
+    /** An immutable copy that stays valid after the callback (this record itself when it is a copy). */
+    public EventRecord copy() {
+        if (copy) {
+            return this;
+        }
+        return new EventRecord(decoding, CopiedEvent.of(raw), kind, rawTimestamp, fileTime, decoded, tlSchema, tlLooked);
+    }
+
+    /** Whether this record is an owned copy (valid forever) rather than a view. */
+    public boolean isCopy() {
+        return copy;
+    }
+
+    /** The record as the backend SPI type (a view unless this is a copy). */
+    public RawEventRecord raw() {
+        return raw;
+    }
+
+    // -------------------------------------------------------------------------------------- header
+
+    /** The header kind the record was stored with (live records: EVENT_HEADER, or EVENT_TRACE_HEADER for classic). */
+    public HeaderKind headerKind() {
+        return kind;
+    }
+
+    /** The provider id (classic and kernel records: the event-class / kernel group GUID). */
+    public Guid providerId() {
+        return raw.providerId();
+    }
+
+    /** High half of the provider id, without allocating. */
+    public long providerIdMsb() {
+        return raw.providerIdMsb();
+    }
+
+    /** Low half of the provider id, without allocating. */
+    public long providerIdLsb() {
+        return raw.providerIdLsb();
+    }
+
+    /** Whether the provider is {@code provider}, without allocating. */
+    public boolean isProvider(Guid provider) {
+        return raw.providerIdMsb() == provider.mostSignificantBits() && raw.providerIdLsb() == provider.leastSignificantBits();
+    }
+
+    /** The event descriptor. */
+    public EventDescriptor descriptor() {
+        return new EventDescriptor(raw.id(), raw.version(), raw.channel(), raw.level(), raw.opcode(), raw.task(), raw.keyword());
+    }
+
+    public int eventId() {
+        return raw.id();
+    }
+
+    public int version() {
+        return raw.version();
+    }
+
+    public int channel() {
+        return raw.channel();
+    }
+
+    public int level() {
+        return raw.level();
+    }
+
+    public int opcode() {
+        return raw.opcode();
+    }
+
+    public int task() {
+        return raw.task();
+    }
+
+    public long keyword() {
+        return raw.keyword();
+    }
+
+    /** Process id (-1 when the header has none). */
+    public int processId() {
+        return raw.processId();
+    }
+
+    /** Thread id (-1 when the header has none). */
+    public int threadId() {
+        return raw.threadId();
+    }
+
+    /** The processor that logged the record. */
+    public int processorIndex() {
+        return raw.processorIndex();
+    }
+
+    /** 4 or 8: pointer size of the logging process. */
+    public int pointerSize() {
+        return raw.pointerSize();
+    }
+
+    /**
+     * The timestamp in the trace's own clock (QPC ticks, FILETIME or CPU cycles, per the session's clock type). A
+     * live backend that only reports FILETIME (not the simulated one) gives the FILETIME here.
+     */
+    public long timestampRaw() {
+        return rawTimestamp;
+    }
+
+    /** The timestamp as FILETIME (100 ns ticks since 1601-01-01 UTC). */
+    public long fileTime() {
+        return fileTime;
+    }
+
+    /** The timestamp. */
+    public Instant timestamp() {
+        return TimestampConverter.toInstant(fileTime);
+    }
+
+    /** {@code EVENT_HEADER_FLAG_*} (classic and kernel records: CLASSIC_HEADER; WPP: TRACE_MESSAGE). */
+    public int headerFlags() {
+        return raw.flags();
+    }
+
+    /** {@code EVENT_HEADER_PROPERTY_*}. */
+    public int eventProperty() {
+        return raw.eventProperty();
+    }
+
+    /** Kernel-mode CPU time of the thread (header units), 0 when absent. */
+    public long kernelTime() {
+        return Integer.toUnsignedLong(raw.kernelTime());
+    }
+
+    /** User-mode CPU time of the thread, 0 when absent. */
+    public long userTime() {
+        return Integer.toUnsignedLong(raw.userTime());
+    }
+
+    /** The activity id (GUID_NULL when none). */
+    public Guid activityId() {
+        return raw.activityId();
+    }
+
+    // ----------------------------------------------------------------------------- extended data
+
+    /** Number of extended data items. */
+    public int extendedDataCount() {
+        return raw.extendedDataCount();
+    }
+
+    /** All extended data items, copied. */
+    public List<ExtendedItem> extendedData() {
+        int n = raw.extendedDataCount();
+        List<ExtendedItem> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(new ExtendedItem(raw.extendedDataType(i), bytes(raw.extendedData(i))));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /** Data of the first extended item of {@code type} (a read-only view, valid as long as this record), or null. */
+    public ByteBuffer extendedDataOfType(int type) {
+        return raw.extendedDataOfType(type);
+    }
+
+    /** The related activity id (RELATED_ACTIVITYID item), GUID_NULL when the event has none. */
+    public Guid relatedActivityId() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_RELATED_ACTIVITYID);
+        return b == null || b.remaining() < Guid.BYTES ? Guid.NULL : Guid.readFrom(b, b.position());
+    }
+
+    /** The user SID (SID item) as {@code S-1-5-...}. */
+    public Optional<String> userSid() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_SID);
+        return b == null ? Optional.empty() : Optional.ofNullable(sidToString(b));
+    }
+
+    /** The terminal-session id (TS_ID item). */
+    public OptionalInt terminalSessionId() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_TS_ID);
+        return b == null || b.remaining() < 4 ? OptionalInt.empty() : OptionalInt.of(b.getInt(b.position()));
+    }
+
+    /**
+     * The stack (STACK_TRACE64 or STACK_TRACE32 item) as return addresses, innermost first; 32-bit addresses are
+     * zero-extended. Empty when the event has none.
+     */
+    public long[] stackTrace() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_STACK_TRACE64);
+        int width = 8;
+        if (b == null) {
+            b = raw.extendedDataOfType(EXT_STACK_TRACE32);
+            width = 4;
+        }
+        if (b == null || b.remaining() < 8) {
+            return new long[0];
+        }
+        int p = b.position() + 8;
+        long[] out = new long[(b.limit() - p) / width];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = width == 8 ? b.getLong(p + 8 * i) : Integer.toUnsignedLong(b.getInt(p + 4 * i));
+        }
+        return out;
+    }
+
+    /** The MatchId of the stack item (what ties a stack to its kernel/user halves), or empty. */
+    public OptionalLong stackMatchId() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_STACK_TRACE64);
+        if (b == null) {
+            b = raw.extendedDataOfType(EXT_STACK_TRACE32);
+        }
+        return b == null || b.remaining() < 8 ? OptionalLong.empty() : OptionalLong.of(b.getLong(b.position()));
+    }
+
+    /** The TraceLogging event metadata blob (EVENT_SCHEMA_TL item), copied; null for other events. */
+    public byte[] traceLoggingMetadata() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_EVENT_SCHEMA_TL);
+        return b == null ? null : bytes(b);
+    }
+
+    /** Whether this is a TraceLogging event (it carries an EVENT_SCHEMA_TL item). */
+    public boolean isTraceLogging() {
+        return raw.extendedDataOfType(EXT_EVENT_SCHEMA_TL) != null;
+    }
+
+    /** The provider name from the PROV_TRAITS item (TraceLogging providers). */
+    public Optional<String> providerTraitsName() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_PROV_TRAITS);
+        if (b == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ProviderTraits.parse(b.duplicate().order(ByteOrder.LITTLE_ENDIAN)).name());
+        } catch (TraceLoggingDecodeException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The process start key (PROCESS_START_KEY item). */
+    public OptionalLong processStartKey() {
+        ByteBuffer b = raw.extendedDataOfType(EXT_PROCESS_START_KEY);
+        return b == null || b.remaining() < 8 ? OptionalLong.empty() : OptionalLong.of(b.getLong(b.position()));
+    }
+
+    // ------------------------------------------------------------------------------------ payload
+
+    /** The user data: a read-only little-endian buffer (a view unless this record is a copy). */
+    public ByteBuffer userData() {
+        return raw.userData();
+    }
+
+    /** Length of the user data in bytes. */
+    public int userDataLength() {
+        return raw.userDataLength();
+    }
+
+    /** The user data, copied. */
+    public byte[] userDataBytes() {
+        return bytes(raw.userData());
+    }
+
+    // ------------------------------------------------------------------------------------ decoding
+
+    /**
+     * The event name: the TraceLogging name, or the decoder's ({@code Task/Opcode}, {@code Task}, manifest
+     * name, kernel class name); {@code EventID(n)} (or {@code EventWriteString} for id 0) when nothing describes
+     * the event.
+     */
+    public String eventName() {
+        TraceLoggingSchema s = traceLoggingSchema();
+        return s != null ? s.name() : decoded().eventName();
+    }
+
+    /** The provider name: TraceLogging traits, manifest, kernel; the GUID text when unknown. */
+    public String providerName() {
+        if (raw.extendedDataOfType(EXT_PROV_TRAITS) != null) {
+            Optional<String> n = providerTraitsName();
+            if (n.isPresent()) {
+                return n.get();
+            }
+        }
+        return decoded().providerName();
+    }
+
+    /** The whole decoding result (computed on first use, then kept). */
+    public DecodedEvent decoded() {
+        DecodedEvent d = decoded;
+        if (d == null) {
+            d = decoding.decoder.decode(raw);
+            decoded = d;
+        }
+        return d;
+    }
+
+    /** Where the schema that decoded this event came from ({@link SchemaSource#NONE}: raw data only). */
+    public SchemaSource schemaSource() {
+        return decoded().source();
+    }
+
+    /** The decoded top-level fields in wire order, each with its name, types and value; empty when undecodable. */
+    public List<EventField> getFields() {
+        return decoded().fields();
+    }
+
+    /**
+     * Whether a field exists; {@code name} may be a dotted path into structs ({@code "outer.inner"}).
+     */
+    public boolean hasField(String name) {
+        return find(name) != null;
+    }
+
+    /**
+     * The value of a field (types as listed on {@link EventField}); {@code name} may be a dotted path.
+     *
+     * @throws IllegalArgumentException if there is no such field
+     */
+    public Object getValue(String name) {
+        EventField f = find(name);
+        if (f == null) {
+            throw new IllegalArgumentException("no field '" + name + "' in " + eventName());
+        }
+        return f.value();
+    }
+
+    /** An integral field that fits an int. */
+    public int getInt(String name) {
+        Object v = getValue(name);
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).intValue();
+        }
+        if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+            return l.intValue();
+        }
+        throw typeMismatch(name, v, "int");
+    }
+
+    /** An integral field (unsigned 64-bit values as their two's complement bits). */
+    public long getLong(String name) {
+        Object v = getValue(name);
+        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        throw typeMismatch(name, v, "long");
+    }
+
+    /** A numeric field as a double. */
+    public double getDouble(String name) {
+        Object v = getValue(name);
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw typeMismatch(name, v, "double");
+    }
+
+    /** A boolean field. */
+    public boolean getBoolean(String name) {
+        Object v = getValue(name);
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw typeMismatch(name, v, "boolean");
+    }
+
+    /** A string field (strings and SIDs). */
+    public String getString(String name) {
+        Object v = getValue(name);
+        if (v instanceof String s) {
+            return s;
+        }
+        throw typeMismatch(name, v, "String");
+    }
+
+    /** A FILETIME / SYSTEMTIME field. */
+    public Instant getInstant(String name) {
+        Object v = getValue(name);
+        if (v instanceof Instant i) {
+            return i;
+        }
+        throw typeMismatch(name, v, "Instant");
+    }
+
+    /** A GUID field. */
+    public Guid getGuid(String name) {
+        Object v = getValue(name);
+        if (v instanceof Guid g) {
+            return g;
+        }
+        throw typeMismatch(name, v, "Guid");
+    }
+
+    private static IllegalArgumentException typeMismatch(String name, Object v, String wanted) {
+        return new IllegalArgumentException("field '" + name + "' holds " + (v == null ? "null" : v.getClass().getSimpleName())
+                + ", not " + wanted);
+    }
+
+    private EventField find(String path) {
+        List<EventField> fields = getFields();
+        EventField hit = null;
+        int from = 0;
+        while (true) {
+            int dot = path.indexOf('.', from);
+            String part = dot < 0 ? path.substring(from) : path.substring(from, dot);
+            hit = null;
+            for (EventField f : fields) {
+                if (f.name().equals(part)) {
+                    hit = f;
+                    break;
+                }
+            }
+            if (hit == null || dot < 0) {
+                return hit;
+            }
+            if (!(hit.value() instanceof StructValue sv)) {
+                return null;
+            }
+            fields = sv.fields();
+            from = dot + 1;
+        }
+    }
+
+    /** The parsed TraceLogging schema of this event (cached per metadata blob), or null. */
+    TraceLoggingSchema traceLoggingSchema() {
+        if (!tlLooked) {
+            ByteBuffer b = raw.extendedDataOfType(EXT_EVENT_SCHEMA_TL);
+            tlSchema = b == null ? null : decoding.schema(b);
+            tlLooked = true;
+        }
+        return tlSchema;
+    }
+
+    // --------------------------------------------------------------------------------------- text
+
+    /** A one-line human-readable form: names, descriptor, time, ids and decoded fields (or the payload size). */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(160);
+        sb.append(providerName()).append('/').append(eventName())
+                .append(" (id=").append(eventId()).append(" v=").append(version()).append(" level=").append(level())
+                .append(" opcode=").append(opcode()).append(" task=").append(task())
+                .append(" keyword=0x").append(Long.toHexString(keyword())).append(") ")
+                .append(timestamp()).append(" pid=").append(processId()).append(" tid=").append(threadId())
+                .append(" cpu=").append(processorIndex());
+        Guid a = activityId();
+        if (!a.isNull()) {
+            sb.append(" activity=").append(a);
+        }
+        Guid rel = relatedActivityId();
+        if (!rel.isNull()) {
+            sb.append(" related=").append(rel);
+        }
+        List<EventField> fields = getFields();
+        if (fields.isEmpty()) {
+            sb.append(" payload=").append(userDataLength()).append(" bytes");
+        } else {
+            sb.append(" {");
+            for (int i = 0; i < fields.size(); i++) {
+                if (i > 0) {
+                    sb.append(", ");
+                }
+                EventField f = fields.get(i);
+                sb.append(f.name()).append('=');
+                Json.text(sb, f.value());
+            }
+            sb.append('}');
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The record as one JSON object: provider (id, name), event name, descriptor, header kind, pid, tid,
+     * processor, timestamp (ISO-8601 and raw), activity ids, decoded fields (an object, in wire order; structs as
+     * objects, arrays as arrays, binary as hex strings, 64-bit integers as numbers), and the payload as hex when
+     * nothing decoded it.
+     */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder(256);
+        sb.append('{');
+        Json.member(sb, "providerId", providerId().toString()).append(',');
+        Json.member(sb, "provider", providerName()).append(',');
+        Json.member(sb, "event", eventName()).append(',');
+        Json.member(sb, "headerKind", kind.name()).append(',');
+        Json.member(sb, "id", eventId()).append(',');
+        Json.member(sb, "version", version()).append(',');
+        Json.member(sb, "channel", channel()).append(',');
+        Json.member(sb, "level", level()).append(',');
+        Json.member(sb, "opcode", opcode()).append(',');
+        Json.member(sb, "task", task()).append(',');
+        Json.member(sb, "keyword", "0x" + Long.toHexString(keyword())).append(',');
+        Json.member(sb, "pid", processId()).append(',');
+        Json.member(sb, "tid", threadId()).append(',');
+        Json.member(sb, "processor", processorIndex()).append(',');
+        Json.member(sb, "timestamp", timestamp().toString()).append(',');
+        Json.member(sb, "timestampRaw", timestampRaw()).append(',');
+        Json.member(sb, "activityId", activityId().toString());
+        Guid rel = relatedActivityId();
+        if (!rel.isNull()) {
+            sb.append(',');
+            Json.member(sb, "relatedActivityId", rel.toString());
+        }
+        DecodedEvent d = decoded();
+        sb.append(",\"fields\":{");
+        List<EventField> fields = d.fields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            Json.string(sb, fields.get(i).name()).append(':');
+            Json.value(sb, fields.get(i).value());
+        }
+        sb.append('}');
+        if (fields.isEmpty() && userDataLength() > 0) {
+            sb.append(',');
+            Json.member(sb, "userData", HexFormat.of().formatHex(userDataBytes()));
+        }
+        if (!d.notes().isEmpty()) {
+            sb.append(",\"notes\":");
+            Json.value(sb, d.notes());
+        }
+        return sb.append('}').toString();
+    }
+
+    // ------------------------------------------------------------------------------------ helpers
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.get(b.position(), out);
+        return out;
+    }
+
+    /**
+     * A binary SID as {@code S-R-I-S-S...}: revision (u8), sub-authority count (u8), identifier authority (48-bit
+     * big-endian), sub-authorities (u32 little-endian); null when the bytes are not a SID.
+     */
+    static String sidToString(ByteBuffer b) {
+        int p = b.position();
+        if (b.remaining() < 8) {
+            return null;
+        }
+        int revision = b.get(p) & 0xFF;
+        int count = b.get(p + 1) & 0xFF;
+        if (b.remaining() < 8 + 4 * count) {
+            return null;
+        }
+        long authority = 0;
+        for (int i = 2; i < 8; i++) {
+            authority = (authority << 8) | (b.get(p + i) & 0xFF);
+        }
+        StringBuilder sb = new StringBuilder("S-").append(revision).append('-').append(authority);
+        ByteBuffer le = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            sb.append('-').append(Integer.toUnsignedLong(le.getInt(p + 8 + 4 * i)));
+        }
+        return sb.toString();
+    }
+}

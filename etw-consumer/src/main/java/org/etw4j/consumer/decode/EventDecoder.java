@@ -1,0 +1,204 @@
+package org.etw4j.consumer.decode;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.etw4j.Guid;
+import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.spi.RawEventRecord;
+
+/**
+ * The decoder facade: turns one {@link RawEventRecord} into a {@link DecodedEvent} using, in this order,
+ * <ol>
+ *   <li>the built-in classic kernel (MOF) layouts, for records with the classic-header flag
+ *       ({@code EVENT_HEADER_FLAG_CLASSIC_HEADER}; the provider id is then the event-class GUID and the opcode
+ *       and version identify the event, as in an {@code EVENT_RECORD} from ProcessTrace);</li>
+ *   <li>the ManifestEnvelope layout for EventSource manifest events (id 0xFFFE), which it also feeds to the
+ *       {@link ManifestRegistry} so that later events of that provider decode;</li>
+ *   <li>a TraceLogging decoder, when the record carries a TraceLogging schema
+ *       ({@code EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL}) and one is installed;</li>
+ *   <li>the registry's manifests, keyed by (provider, id, version).</li>
+ * </ol>
+ * Events nothing describes come back with {@link SchemaSource#NONE}, a {@code EventID(n)} name and their whole
+ * payload in {@link DecodedEvent#undecoded()}.
+ *
+ * <p>Thread-safe if its registry is (the provided one is): decoding keeps no state besides in-band manifests
+ * harvested into the registry. Records are read during the call only; the result is independent of them.
+ * Allocates per call (the result). Never throws for bad payloads: problems are reported on fields and in
+ * {@link DecodedEvent#notes()}.
+ *
+ * <p>Version policy: by default an event whose exact (id, version) is unknown but whose id is known with a
+ * lower version is decoded with the newest lower template, and a note says so (templates only grow at the end
+ * when versions increase; TraceEvent behaves the same). {@link #strictVersions()} turns that off.
+ */
+public final class EventDecoder {
+
+    /** Decodes TraceLogging events from their schema extended item; see {@link EventDecoder#withTraceLogging}. */
+    @FunctionalInterface
+    public interface TraceLoggingDecoder {
+        /**
+         * Decodes one TraceLogging event, or returns {@code null} when it cannot handle it.
+         *
+         * @param record the event (valid during the call only)
+         * @param schema the EVENT_SCHEMA_TL extended item data
+         * @param providerTraits the PROV_TRAITS extended item data, or {@code null}
+         */
+        DecodedEvent decode(RawEventRecord record, ByteBuffer schema, ByteBuffer providerTraits);
+    }
+
+    private final ManifestRegistry registry;
+    private final KernelSchemas kernel;
+    private final boolean acceptOlderVersions;
+    private final TraceLoggingDecoder traceLogging;
+
+    /** A decoder with a new empty registry, the built-in kernel layouts and the lenient version policy. */
+    public EventDecoder() {
+        this(new ManifestRegistry());
+    }
+
+    /** A decoder over {@code registry}. */
+    public EventDecoder(ManifestRegistry registry) {
+        this(registry, KernelSchemas.builtIn(), true, new TraceLoggingSupport());
+    }
+
+    private EventDecoder(ManifestRegistry registry, KernelSchemas kernel, boolean acceptOlderVersions,
+                         TraceLoggingDecoder traceLogging) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.kernel = kernel;
+        this.acceptOlderVersions = acceptOlderVersions;
+        this.traceLogging = traceLogging;
+    }
+
+    /** A copy that only decodes exact (id, version) matches. */
+    public EventDecoder strictVersions() {
+        return new EventDecoder(registry, kernel, false, traceLogging);
+    }
+
+    /** A copy that uses {@code decoder} for TraceLogging events ({@code null}: leave them undecoded). */
+    public EventDecoder withTraceLogging(TraceLoggingDecoder decoder) {
+        return new EventDecoder(registry, kernel, acceptOlderVersions, decoder);
+    }
+
+    /** The manifests this decoder uses. */
+    public ManifestRegistry manifests() {
+        return registry;
+    }
+
+    /** Decodes one event. */
+    public DecodedEvent decode(RawEventRecord r) {
+        ByteBuffer data = r.userData().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int pointerSize = r.pointerSize() == 4 ? 4 : 8;
+        Guid provider = r.providerId();
+        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
+            return classic(r, provider, data, pointerSize);
+        }
+        if (r.id() == ManifestRegistry.MANIFEST_EVENT_ID && ManifestRegistry.isEnvelope(data)) {
+            registry.offerManifestEvent(provider, r.id(), data);
+            return manifestEnvelope(r, provider, data, pointerSize);
+        }
+        ByteBuffer tlSchema = r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
+        if (tlSchema != null) {
+            if (traceLogging != null) {
+                DecodedEvent e;
+                try {
+                    e = traceLogging.decode(r, tlSchema, r.extendedDataOfType(EventHeaderLayout.EXT_PROV_TRAITS));
+                } catch (RuntimeException ex) {
+                    return undecoded(r, provider, data, List.of("TraceLogging decoder failed: " + ex));
+                }
+                if (e != null) {
+                    return e;
+                }
+            }
+            return undecoded(r, provider, data, List.of("TraceLogging event: no TraceLogging decoder installed"));
+        }
+        ProviderManifest m = registry.provider(provider);
+        if (m != null) {
+            EventSchema s = m.event(r.id(), r.version());
+            List<String> notes = new ArrayList<>();
+            if (s == null && acceptOlderVersions) {
+                s = m.nearestOlder(r.id(), r.version());
+                if (s != null) {
+                    notes.add("decoded with the template of version " + s.version() + " (event has version "
+                            + r.version() + ")");
+                }
+            }
+            if (s != null) {
+                return decode(s, r, data, pointerSize, notes);
+            }
+            return undecoded(r, provider, m.name(), data, List.of("provider " + m.name() + " has no event "
+                    + r.id() + " version " + r.version()));
+        }
+        return undecoded(r, provider, data, List.of("no schema for provider " + provider));
+    }
+
+    private DecodedEvent classic(RawEventRecord r, Guid eventClass, ByteBuffer data, int pointerSize) {
+        KernelSchemas.Lookup hit = kernel.find(eventClass, r.opcode(), r.version());
+        if (hit.schema() == null) {
+            String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + r.opcode() + ")"
+                    : "Opcode(" + r.opcode() + ")";
+            String providerName = hit.taskName() != null ? KernelSchemas.PROVIDER_NAME : eventClass.toString();
+            return new DecodedEvent(eventClass, providerName, name, hit.taskName(), "", 0, r.version(), r.opcode(),
+                    SchemaSource.NONE, List.of(), data.remaining(), bytes(data),
+                    List.of("no layout for classic event class " + eventClass + " opcode " + r.opcode()
+                            + " version " + r.version()));
+        }
+        List<String> notes = new ArrayList<>();
+        if (hit.schema().version() != r.version()) {
+            notes.add("decoded with the layout of version " + hit.schema().version() + " (event has version "
+                    + r.version() + ")");
+        }
+        return decode(hit.schema(), r, data, pointerSize, notes);
+    }
+
+    private DecodedEvent manifestEnvelope(RawEventRecord r, Guid provider, ByteBuffer data, int pointerSize) {
+        ProviderManifest m = registry.provider(provider);
+        String providerName = m != null ? m.name() : provider.toString();
+        EventSchema s = new EventSchema(provider, providerName, r.id(), r.version(), r.task(), r.opcode(),
+                "ManifestData", "", "ManifestData", null, ENVELOPE_FIELDS, Map.of(), SchemaSource.BUILT_IN);
+        PayloadDecoder.Result res = PayloadDecoder.decode(s.fields(), Map.of(), data, pointerSize);
+        List<EventField> fields = new ArrayList<>(res.fields());
+        // TraceEvent's ManifestData event also reports the whole payload length under this name.
+        fields.add(EventField.of("PayloadLength", InType.UINT32, OutType.NULL, (long) data.remaining(), null));
+        return new DecodedEvent(provider, providerName, s.eventName(), s.taskName(), "", r.id(), r.version(),
+                r.opcode(), SchemaSource.BUILT_IN, fields, data.remaining(), new byte[0], List.of());
+    }
+
+    private static final List<FieldSpec> ENVELOPE_FIELDS = List.of(
+            DataSpec.of("Format", InType.UINT8),
+            DataSpec.of("MajorVersion", InType.UINT8),
+            DataSpec.of("MinorVersion", InType.UINT8),
+            DataSpec.of("Magic", InType.UINT8),
+            DataSpec.of("TotalChunks", InType.UINT16),
+            DataSpec.of("ChunkNumber", InType.UINT16));
+
+    /** Decodes {@code data} with {@code s}; the names come from the schema. */
+    static DecodedEvent decode(EventSchema s, RawEventRecord r, ByteBuffer data, int pointerSize, List<String> notes) {
+        PayloadDecoder.Result res = PayloadDecoder.decode(s.fields(), s.maps(), data, pointerSize);
+        byte[] rest = new byte[Math.max(0, data.remaining() - res.consumed())];
+        data.get(data.position() + res.consumed(), rest);
+        boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
+        return new DecodedEvent(s.providerId(), s.providerName(), s.eventName(), s.taskName(), s.opcodeName(),
+                classic ? 0 : r.id(), r.version(), r.opcode(), s.source(), res.fields(), data.remaining(), rest,
+                notes);
+    }
+
+    private static DecodedEvent undecoded(RawEventRecord r, Guid provider, ByteBuffer data, List<String> notes) {
+        return undecoded(r, provider, provider.toString(), data, notes);
+    }
+
+    private static DecodedEvent undecoded(RawEventRecord r, Guid provider, String providerName, ByteBuffer data,
+                                          List<String> notes) {
+        String name = r.id() == 0 ? "EventWriteString" : "EventID(" + r.id() + ")";
+        return new DecodedEvent(provider, providerName, name, "", "", r.id(), r.version(), r.opcode(),
+                SchemaSource.NONE, List.of(), data.remaining(), bytes(data), notes);
+    }
+
+    private static byte[] bytes(ByteBuffer data) {
+        byte[] b = new byte[data.remaining()];
+        data.get(data.position(), b);
+        return b;
+    }
+}

@@ -1,0 +1,15 @@
+package org.etw4j.consumer.decode;
+
+/**
+ * One item of an event template: a data field or a struct of fields.
+ *
+ * <p>Implementations are immutable values, thread-safe and shareable between decoders.
+ */
+public sealed interface FieldSpec permits DataSpec, StructSpec {
+
+    /** The field's name as the schema gives it. */
+    String name();
+
+    /** How many times the item repeats; {@link SizeRule#none()} for a scalar. */
+    SizeRule count();
+}

@@ -1,0 +1,386 @@
+package org.etw4j.consumer.decode;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.etw4j.Guid;
+
+/**
+ * Built-in layouts of the common classic kernel (MOF) event classes, keyed by (event-class GUID, opcode,
+ * version), named as TraceEvent names them ({@code Windows Kernel/Process/Start}).
+ *
+ * <p>Immutable after construction; thread-safe. Layouts follow the MS Learn MOF class pages ("EventTrace",
+ * "Process_V2/V3/V4_TypeGroup1", "Process_V2_TypeGroup2", "Thread_V2/V3_TypeGroup1", "CSwitch", "Image_Load",
+ * "DiskIo_TypeGroup1/2/3", "FileIo_V2/V3 ...", "SampledProfile", "SampledProfileInterval", "StackWalk_Event",
+ * "PageFault_HardFault", "PageFault_TypeGroup1") and were cross-checked against the offsets PerfView's
+ * {@code KernelTraceEventParser} reads (microsoft/perfview f3ec1b38). Pointer-sized fields follow the record's
+ * pointer size. Field names are TraceEvent's where it exposes the same bytes under a name (so decoded events
+ * line up with PerfView output: {@code ProcessID}, {@code PageDirectoryBase}, {@code FileKey} ...), otherwise
+ * the MS Learn property names. Fields TraceEvent computes from other events (file names from file keys,
+ * elapsed times, parent thread ids) are not produced: they are not in the payload.
+ *
+ * <p>Lookup picks the layout of the highest version not above the event's (newer kernels append fields; the
+ * extra bytes are then reported as undecoded by the caller).
+ */
+public final class KernelSchemas {
+
+    /** The provider name TraceEvent gives all classic kernel events. */
+    public static final String PROVIDER_NAME = "Windows Kernel";
+
+    public static final Guid EVENT_TRACE = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
+    public static final Guid PROCESS = Guid.parse("3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c");
+    public static final Guid THREAD = Guid.parse("3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c");
+    public static final Guid PAGE_FAULT = Guid.parse("3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c");
+    public static final Guid DISK_IO = Guid.parse("3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c");
+    public static final Guid FILE_IO = Guid.parse("90cbdc39-4a3e-11d1-84f4-0000f80464e3");
+    public static final Guid IMAGE = Guid.parse("2cb15d1d-5fc1-11d2-abe1-00a0c911f518");
+    public static final Guid PERF_INFO = Guid.parse("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc");
+    public static final Guid STACK_WALK = Guid.parse("def2fe46-7bd6-4b80-bd94-f57fe20d0ce3");
+    public static final Guid TCP_IP = Guid.parse("9a280ac0-c8e0-11d1-84e2-00c04fb998a2");
+    public static final Guid UDP_IP = Guid.parse("bf3a50c5-a9c9-4988-a005-2df0b7c80f80");
+    public static final Guid REGISTRY = Guid.parse("ae53722e-c863-11d2-8659-00c04fa321a1");
+    public static final Guid SYSTEM_CONFIG = Guid.parse("01853a65-418f-4f36-aefc-dc0f1d2fd235");
+    public static final Guid SYS_CONFIG = Guid.parse("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
+    public static final Guid ALPC = Guid.parse("45d8cccd-539f-4b72-a8b7-5c683142609a");
+    public static final Guid SPLIT_IO = Guid.parse("d837ca92-12b9-44a5-ad6a-3a65b3578aa8");
+    public static final Guid OBJECT = Guid.parse("89497f50-effe-4440-8cf2-ce6b1cdcaca7");
+    public static final Guid LOST_EVENT = Guid.parse("6a399ae0-4bc6-4de9-870b-3657f8947e7e");
+
+    /**
+     * The result of a lookup.
+     *
+     * @param schema   the layout, or {@code null} when the class is known but the opcode/version is not (or the
+     *                 class is unknown)
+     * @param taskName the class's task name when the class is known, else {@code null}
+     */
+    public record Lookup(EventSchema schema, String taskName) {
+    }
+
+    private record OpcodeDef(String name, NavigableMap<Integer, List<FieldSpec>> layouts) {
+    }
+
+    private record ClassDef(String taskName, Map<Integer, OpcodeDef> opcodes, Map<String, ValueMap> maps) {
+    }
+
+    private final Map<Guid, ClassDef> classes;
+    private final Map<String, EventSchema> cache = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private KernelSchemas(Map<Guid, ClassDef> classes) {
+        this.classes = classes;
+    }
+
+    private static final KernelSchemas BUILT_IN = build();
+
+    /** The built-in table. */
+    public static KernelSchemas builtIn() {
+        return BUILT_IN;
+    }
+
+    /** The layout for an event of class {@code eventClass}. */
+    public Lookup find(Guid eventClass, int opcode, int version) {
+        ClassDef c = classes.get(eventClass);
+        if (c == null) {
+            return new Lookup(null, null);
+        }
+        OpcodeDef o = c.opcodes.get(opcode);
+        if (o == null) {
+            return new Lookup(null, c.taskName);
+        }
+        Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
+        if (layout == null) {
+            return new Lookup(null, c.taskName);
+        }
+        String key = eventClass + "/" + opcode + "/" + layout.getKey();
+        EventSchema s = cache.computeIfAbsent(key, k -> new EventSchema(eventClass, PROVIDER_NAME, opcode,
+                layout.getKey(), 0, opcode, c.taskName, o.name,
+                EventSchema.traceEventName(c.taskName, opcode, o.name, c.taskName), null, layout.getValue(),
+                c.maps, SchemaSource.KERNEL_MOF));
+        return new Lookup(s, c.taskName);
+    }
+
+    /** Event classes known here. */
+    public java.util.Set<Guid> classes() {
+        return classes.keySet();
+    }
+
+    // ------------------------------------------------------------------------------------------ table
+
+    private static final class ClassBuilder {
+        final String taskName;
+        final Map<Integer, OpcodeDef> opcodes = new HashMap<>();
+        final Map<String, ValueMap> maps = new HashMap<>();
+
+        ClassBuilder(String taskName) {
+            this.taskName = taskName;
+        }
+
+        /** Layout {@code fields} for {@code opcodes} (name pairs) from {@code version} on. */
+        ClassBuilder layout(int version, Object[] opcodeNames, FieldSpec... fields) {
+            for (int i = 0; i < opcodeNames.length; i += 2) {
+                int op = (Integer) opcodeNames[i];
+                String name = (String) opcodeNames[i + 1];
+                OpcodeDef d = opcodes.computeIfAbsent(op, k -> new OpcodeDef(name, new TreeMap<>()));
+                d.layouts.put(version, List.of(fields));
+            }
+            return this;
+        }
+
+        ClassBuilder bitMap(String name, Object... valueNames) {
+            TreeMap<Long, String> m = new TreeMap<>();
+            for (int i = 0; i < valueNames.length; i += 2) {
+                m.put(((Number) valueNames[i]).longValue(), (String) valueNames[i + 1]);
+            }
+            maps.put(name, new ValueMap(name, true, m));
+            return this;
+        }
+
+        ClassDef build() {
+            return new ClassDef(taskName, Map.copyOf(opcodes), Map.copyOf(maps));
+        }
+    }
+
+    private static Object[] ops(Object... pairs) {
+        return pairs;
+    }
+
+    private static DataSpec u8(String n) {
+        return DataSpec.of(n, InType.UINT8);
+    }
+
+    private static DataSpec i8(String n) {
+        return DataSpec.of(n, InType.INT8);
+    }
+
+    private static DataSpec u16(String n) {
+        return DataSpec.of(n, InType.UINT16);
+    }
+
+    private static DataSpec u32(String n) {
+        return DataSpec.of(n, InType.UINT32);
+    }
+
+    private static DataSpec i32(String n) {
+        return DataSpec.of(n, InType.INT32);
+    }
+
+    private static DataSpec hex32(String n) {
+        return DataSpec.of(n, InType.UINT32, OutType.HEXINT32);
+    }
+
+    private static DataSpec u64(String n) {
+        return DataSpec.of(n, InType.UINT64);
+    }
+
+    private static DataSpec i64(String n) {
+        return DataSpec.of(n, InType.INT64);
+    }
+
+    private static DataSpec ptr(String n) {
+        return DataSpec.of(n, InType.POINTER, OutType.HEXINT64);
+    }
+
+    /** A pointer-sized count or size (a SIZE_T, printed in decimal). */
+    private static DataSpec sizeT(String n) {
+        return DataSpec.of(n, InType.SIZET);
+    }
+
+    private static DataSpec fileTime(String n) {
+        return DataSpec.of(n, InType.FILETIME);
+    }
+
+    private static DataSpec ustr(String n) {
+        return DataSpec.of(n, InType.UNICODE_STRING);
+    }
+
+    private static DataSpec astr(String n) {
+        return DataSpec.of(n, InType.ANSI_STRING);
+    }
+
+    private static DataSpec fixedUstr(String n, int chars) {
+        return new DataSpec(n, InType.UNICODE_STRING, OutType.NULL, null, SizeRule.of(chars), SizeRule.none());
+    }
+
+    private static DataSpec bytes(String n, int length) {
+        return new DataSpec(n, InType.BINARY, OutType.NULL, null, SizeRule.of(length), SizeRule.none());
+    }
+
+    private static DataSpec sid(String n) {
+        return DataSpec.of(n, InType.WBEM_SID);
+    }
+
+    private static DataSpec mapped(DataSpec d, String map) {
+        return new DataSpec(d.name(), d.inType(), d.outType(), map, d.length(), d.count());
+    }
+
+    private static KernelSchemas build() {
+        Map<Guid, ClassDef> m = new HashMap<>();
+
+        // EventTrace: the logfile header (opcode 0; TRACE_LOGFILE_HEADER, etw-formats.md 3.5 / MS Learn
+        // "EventTrace_Header"), header extensions and rundown markers.
+        m.put(EVENT_TRACE, new ClassBuilder("EventTrace")
+                .layout(0, ops(0, "Header"),
+                        u32("BufferSize"), u32("Version"), u32("ProviderVersion"), u32("NumberOfProcessors"),
+                        fileTime("EndTime"), u32("TimerResolution"), u32("MaxFileSize"),
+                        hex32("LogFileMode"), u32("BuffersWritten"), u32("StartBuffers"), u32("PointerSize"),
+                        u32("EventsLost"), u32("CPUSpeed"), ptr("LoggerNamePointer"), ptr("LogFileNamePointer"),
+                        // TIME_ZONE_INFORMATION; TraceEvent calls its Bias "UtcOffsetMinutes".
+                        i32("UtcOffsetMinutes"), fixedUstr("TimeZoneStandardName", 32),
+                        bytes("TimeZoneStandardDate", 16), i32("TimeZoneStandardBias"),
+                        fixedUstr("TimeZoneDaylightName", 32), bytes("TimeZoneDaylightDate", 16),
+                        i32("TimeZoneDaylightBias"),
+                        // LARGE_INTEGER alignment padding after the 0xAC-byte TIME_ZONE_INFORMATION
+                        bytes("Padding", 4),
+                        fileTime("BootTime"), i64("PerfFreq"), fileTime("StartTime"), hex32("ReservedFlags"),
+                        u32("BuffersLost"), ustr("SessionName"), ustr("LogFileName"))
+                .layout(0, ops(5, "Extension", 32, "EndExtension"),
+                        u32("GroupMask1"), u32("GroupMask2"), u32("GroupMask3"), u32("GroupMask4"),
+                        u32("GroupMask5"), u32("GroupMask6"), u32("GroupMask7"), u32("GroupMask8"))
+                .layout(2, ops(5, "Extension", 32, "EndExtension"),
+                        u32("GroupMask1"), u32("GroupMask2"), u32("GroupMask3"), u32("GroupMask4"),
+                        u32("GroupMask5"), u32("GroupMask6"), u32("GroupMask7"), u32("GroupMask8"),
+                        u32("KernelEventVersion"))
+                .layout(0, ops(8, "RundownComplete"))
+                .build());
+
+        // Process: Process_V2/V3/V4_TypeGroup1 (Start 1, Stop 2, DCStart 3, DCStop 4, Defunct 39) and
+        // Process_V2_TypeGroup2 (PerfCtr 32, PerfCtrRundown 33).
+        Object[] processOps = ops(1, "Start", 2, "Stop", 3, "DCStart", 4, "DCStop", 39, "Defunct");
+        m.put(PROCESS, new ClassBuilder("Process")
+                .layout(2, processOps, ptr("UniqueProcessKey"), u32("ProcessID"), u32("ParentID"),
+                        u32("SessionID"), i32("ExitStatus"), sid("UserSID"), astr("ImageFileName"),
+                        ustr("CommandLine"))
+                .layout(3, processOps, ptr("UniqueProcessKey"), u32("ProcessID"), u32("ParentID"),
+                        u32("SessionID"), i32("ExitStatus"), ptr("PageDirectoryBase"), sid("UserSID"),
+                        astr("ImageFileName"), ustr("CommandLine"))
+                .layout(4, processOps, ptr("UniqueProcessKey"), u32("ProcessID"), u32("ParentID"),
+                        u32("SessionID"), i32("ExitStatus"), ptr("PageDirectoryBase"),
+                        mapped(u32("Flags"), "ProcessFlags"), sid("UserSID"), astr("ImageFileName"),
+                        ustr("CommandLine"), ustr("PackageFullName"), ustr("ApplicationID"))
+                .layout(2, ops(32, "PerfCtr", 33, "PerfCtrRundown"), u32("ProcessID"), u32("PageFaultCount"),
+                        u32("HandleCount"), u32("Reserved"), sizeT("PeakVirtualSize"), sizeT("PeakWorkingSetSize"),
+                        sizeT("PeakPagefileUsage"), sizeT("QuotaPeakPagedPoolUsage"),
+                        sizeT("QuotaPeakNonPagedPoolUsage"), sizeT("VirtualSize"), sizeT("WorkingSetSize"),
+                        sizeT("PagefileUsage"), sizeT("QuotaPagedPoolUsage"), sizeT("QuotaNonPagedPoolUsage"),
+                        sizeT("PrivatePageCount"))
+                // Process_V4 Flags bits as TraceEvent's ProcessFlags enum names them.
+                .bitMap("ProcessFlags", 1, "PackageFullName", 2, "Wow64", 4, "Protected")
+                .build());
+
+        // Thread: Thread_V2/V3_TypeGroup1 (Start 1, Stop 2, DCStart 3, DCStop 4), CSwitch 36, ReadyThread 50,
+        // SetName 72.
+        Object[] threadOps = ops(1, "Start", 2, "Stop", 3, "DCStart", 4, "DCStop");
+        m.put(THREAD, new ClassBuilder("Thread")
+                .layout(2, threadOps, u32("ProcessID"), u32("ThreadID"), ptr("StackBase"), ptr("StackLimit"),
+                        ptr("UserStackBase"), ptr("UserStackLimit"), ptr("StartAddr"), ptr("Win32StartAddr"),
+                        ptr("TebBase"), u32("SubProcessTag"))
+                .layout(3, threadOps, u32("ProcessID"), u32("ThreadID"), ptr("StackBase"), ptr("StackLimit"),
+                        ptr("UserStackBase"), ptr("UserStackLimit"), ptr("Affinity"), ptr("Win32StartAddr"),
+                        ptr("TebBase"), u32("SubProcessTag"), u8("BasePriority"), u8("PagePriority"),
+                        u8("IoPriority"), u8("ThreadFlags"))
+                .layout(2, ops(36, "CSwitch"), u32("NewThreadID"), u32("OldThreadID"), i8("NewThreadPriority"),
+                        i8("OldThreadPriority"), u8("PreviousCState"), i8("SpareByte"), i8("OldThreadWaitReason"),
+                        i8("OldThreadWaitMode"), i8("OldThreadState"), i8("OldThreadWaitIdealProcessor"),
+                        u32("NewThreadWaitTime"), u32("Reserved"))
+                .layout(2, ops(50, "ReadyThread"), u32("AwakenedThreadID"), i8("AdjustReason"),
+                        i8("AdjustIncrement"), i8("Flag"), i8("Reserved"))
+                .layout(2, ops(72, "SetName"), u32("ProcessID"), u32("ThreadID"), ustr("ThreadName"))
+                .build());
+
+        // Image: Image_Load v2 (Reserved0 u32) and v3 (SignatureLevel, SignatureType, Reserved0 u16).
+        Object[] imageOps = ops(10, "Load", 2, "Unload", 3, "DCStart", 4, "DCStop");
+        m.put(IMAGE, new ClassBuilder("Image")
+                .layout(2, imageOps, ptr("ImageBase"), sizeT("ImageSize"), u32("ProcessID"), u32("ImageChecksum"),
+                        u32("TimeDateStamp"), u32("Reserved0"), ptr("DefaultBase"), u32("Reserved1"),
+                        u32("Reserved2"), u32("Reserved3"), u32("Reserved4"), ustr("FileName"))
+                .layout(3, imageOps, ptr("ImageBase"), sizeT("ImageSize"), u32("ProcessID"), u32("ImageChecksum"),
+                        u32("TimeDateStamp"), u8("SignatureLevel"), u8("SignatureType"), u16("Reserved0"),
+                        ptr("DefaultBase"), u32("Reserved1"), u32("Reserved2"), u32("Reserved3"), u32("Reserved4"),
+                        ustr("FileName"))
+                .build());
+
+        // DiskIo: TypeGroup1 (Read 10, Write 11), TypeGroup2 (ReadInit 12, WriteInit 13, FlushInit 15),
+        // TypeGroup3 (FlushBuffers 14); v3 appends IssuingThreadId. TraceEvent calls FileObject "FileKey".
+        Object[] diskOps = ops(10, "Read", 11, "Write");
+        Object[] diskInitOps = ops(12, "ReadInit", 13, "WriteInit", 15, "FlushInit");
+        m.put(DISK_IO, new ClassBuilder("DiskIO")
+                .layout(2, diskOps, u32("DiskNumber"), hex32("IrpFlags"), u32("TransferSize"), u32("Reserved"),
+                        i64("ByteOffset"), ptr("FileKey"), ptr("Irp"), u64("HighResResponseTime"))
+                .layout(3, diskOps, u32("DiskNumber"), hex32("IrpFlags"), u32("TransferSize"), u32("Reserved"),
+                        i64("ByteOffset"), ptr("FileKey"), ptr("Irp"), u64("HighResResponseTime"),
+                        u32("IssuingThreadId"))
+                .layout(2, diskInitOps, ptr("Irp"))
+                .layout(3, diskInitOps, ptr("Irp"), u32("IssuingThreadId"))
+                .layout(2, ops(14, "FlushBuffers"), u32("DiskNumber"), hex32("IrpFlags"),
+                        u64("HighResResponseTime"), ptr("Irp"))
+                .layout(3, ops(14, "FlushBuffers"), u32("DiskNumber"), hex32("IrpFlags"),
+                        u64("HighResResponseTime"), ptr("Irp"), u32("IssuingThreadId"))
+                .build());
+
+        // FileIo: FileIo_Name (Name 0, FileCreate 32, FileDelete 35, FileRundown 36) and the V3 operation
+        // classes (Windows 8+; V2 had the thread id as a pointer-sized TTID before FileObject).
+        Object[] nameOps = ops(0, "Name", 32, "FileCreate", 35, "FileDelete", 36, "FileRundown");
+        Object[] simpleOps = ops(65, "Cleanup", 66, "Close", 73, "Flush");
+        Object[] infoOps = ops(69, "SetInfo", 70, "Delete", 71, "Rename", 74, "QueryInfo", 75, "FSControl");
+        Object[] dirOps = ops(72, "DirEnum", 77, "DirNotify");
+        m.put(FILE_IO, new ClassBuilder("FileIO")
+                .layout(2, nameOps, ptr("FileObject"), ustr("FileName"))
+                .layout(2, ops(64, "Create"), ptr("IrpPtr"), ptr("TTID"), ptr("FileObject"), u32("CreateOptions"),
+                        u32("FileAttributes"), u32("ShareAccess"), ustr("OpenPath"))
+                .layout(3, ops(64, "Create"), ptr("IrpPtr"), ptr("FileObject"), u32("TTID"), u32("CreateOptions"),
+                        u32("FileAttributes"), u32("ShareAccess"), ustr("OpenPath"))
+                .layout(2, ops(67, "Read", 68, "Write"), u64("Offset"), ptr("IrpPtr"), ptr("TTID"),
+                        ptr("FileObject"), ptr("FileKey"), u32("IoSize"), u32("IoFlags"))
+                .layout(3, ops(67, "Read", 68, "Write"), u64("Offset"), ptr("IrpPtr"), ptr("FileObject"),
+                        ptr("FileKey"), u32("TTID"), u32("IoSize"), u32("IoFlags"))
+                .layout(2, simpleOps, ptr("IrpPtr"), ptr("TTID"), ptr("FileObject"), ptr("FileKey"))
+                .layout(3, simpleOps, ptr("IrpPtr"), ptr("FileObject"), ptr("FileKey"), u32("TTID"))
+                .layout(2, infoOps, ptr("IrpPtr"), ptr("TTID"), ptr("FileObject"), ptr("FileKey"),
+                        ptr("ExtraInfo"), u32("InfoClass"))
+                .layout(3, infoOps, ptr("IrpPtr"), ptr("FileObject"), ptr("FileKey"), ptr("ExtraInfo"),
+                        u32("TTID"), u32("InfoClass"))
+                .layout(2, dirOps, ptr("IrpPtr"), ptr("TTID"), ptr("FileObject"), ptr("FileKey"), u32("Length"),
+                        u32("InfoClass"), u32("FileIndex"), ustr("FileName"))
+                .layout(3, dirOps, ptr("IrpPtr"), ptr("FileObject"), ptr("FileKey"), u32("TTID"), u32("Length"),
+                        u32("InfoClass"), u32("FileIndex"), ustr("FileName"))
+                .layout(2, ops(76, "OperationEnd"), ptr("IrpPtr"), ptr("ExtraInfo"), hex32("NtStatus"))
+                .build());
+
+        // PerfInfo: SampledProfile (Sample 46), SampledProfileInterval (SetInterval 72, CollectionStart 73,
+        // CollectionEnd 74; v3 appends the source name).
+        Object[] intervalOps = ops(72, "SetInterval", 73, "CollectionStart", 74, "CollectionEnd");
+        m.put(PERF_INFO, new ClassBuilder("PerfInfo")
+                .layout(2, ops(46, "Sample"), ptr("InstructionPointer"), u32("ThreadID"), u16("Count"),
+                        u16("Reserved"))
+                .layout(2, intervalOps, u32("SampleSource"), u32("NewInterval"), u32("OldInterval"))
+                .layout(3, intervalOps, u32("SampleSource"), u32("NewInterval"), u32("OldInterval"),
+                        ustr("SourceName"))
+                .build());
+
+        // StackWalk_Event (Stack 32): the frames fill the rest of the event.
+        m.put(STACK_WALK, new ClassBuilder("StackWalk")
+                .layout(2, ops(32, "Stack"), u64("EventTimeStamp"), u32("StackProcess"), u32("StackThread"),
+                        new DataSpec("Stack", InType.POINTER, OutType.HEXINT64, null, SizeRule.none(),
+                                SizeRule.toEnd()))
+                .build());
+
+        // PageFault: PageFault_TypeGroup1 (10-15) and PageFault_HardFault (32). TraceEvent names the task "Memory".
+        m.put(PAGE_FAULT, new ClassBuilder("Memory")
+                .layout(2, ops(10, "TransitionFault", 11, "DemandZeroFault", 12, "CopyOnWrite", 13, "GuardMemory",
+                        14, "HardMemory", 15, "AccessViolation"), ptr("VirtualAddress"), ptr("ProgramCounter"))
+                .layout(2, ops(32, "HardFault"), u64("InitialTime"), i64("ReadOffset"), ptr("VirtualAddress"),
+                        ptr("FileKey"), u32("ThreadID"), u32("ByteCount"))
+                .build());
+
+        return new KernelSchemas(Map.copyOf(m));
+    }
+
+    /** For tests: every (class, opcode) pair known, as {@code task/opcode} names. */
+    List<String> names() {
+        List<String> l = new ArrayList<>();
+        classes.forEach((g, c) -> c.opcodes.forEach((op, d) -> l.add(c.taskName + "/" + d.name)));
+        return l;
+    }
+}

@@ -1,0 +1,183 @@
+package org.etw4j.consumer.decode;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.etw4j.Guid;
+
+/**
+ * The provider manifests a decoder knows: those the application registers, and the EventSource manifests a
+ * trace carries in-band (event 0xFFFE), which a reader feeds through {@link #offerManifestEvent} before the
+ * events that need them are decoded.
+ *
+ * <p>Thread-safe: lookups are lock-free, registrations and chunk assembly are synchronized. One registry is
+ * typically shared by all decoders of one trace (in-band manifests belong to the trace they came from).
+ * Precedence: a manifest the application registered is never replaced by an in-band one for the same provider
+ * (the application's file is taken as the authority); otherwise the latest registration wins.
+ *
+ * <p>ManifestEnvelope (etw-formats.md section 1.10; TraceEvent {@code ManifestEnvelope.cs}): the payload of
+ * event id 0xFFFE starts with {@code u8 Format (1 = SimpleXml); u8 MajorVersion; u8 MinorVersion;
+ * u8 Magic = 0x5B; u16 TotalChunks; u16 ChunkNumber}, followed by one chunk of UTF-8 manifest XML. Chunks
+ * {@code 0..TotalChunks-1} are concatenated; a chunk 0 restarts assembly; an incomplete set is kept until
+ * completed.
+ */
+public final class ManifestRegistry {
+
+    /** Event id of the EventSource manifest event. */
+    public static final int MANIFEST_EVENT_ID = 0xFFFE;
+    /** {@code ManifestEnvelope.Magic}. */
+    public static final int ENVELOPE_MAGIC = 0x5B;
+    /** Size of the envelope header before the XML chunk. */
+    public static final int ENVELOPE_SIZE = 8;
+
+    private final Map<Guid, ProviderManifest> byGuid = new ConcurrentHashMap<>();
+    private final Map<Guid, ChunkSet> pending = new HashMap<>();
+    private final List<String> problems = new ArrayList<>();
+
+    /** What happened to an offered manifest event. */
+    public enum Offer {
+        /** Not a manifest event (wrong id or no valid envelope). */
+        NOT_A_MANIFEST,
+        /** A chunk was stored; more are needed. */
+        CHUNK_STORED,
+        /** The last chunk arrived and the manifest was parsed and registered. */
+        REGISTERED,
+        /** The assembled manifest was registered before (repeated in the trace): nothing changed. */
+        UNCHANGED,
+        /** The chunks were complete but the manifest could not be parsed; see {@link #problems()}. */
+        FAILED
+    }
+
+    private static final class ChunkSet {
+        final int total;
+        final byte[][] chunks;
+        int received;
+
+        ChunkSet(int total) {
+            this.total = total;
+            this.chunks = new byte[total][];
+        }
+    }
+
+    /** Registers the providers of a manifest file. */
+    public List<ProviderManifest> register(Path manifestFile) throws IOException {
+        List<ProviderManifest> providers = ManifestParser.parse(manifestFile);
+        providers.forEach(this::register);
+        return providers;
+    }
+
+    /** Registers (or replaces, see the class comment) one provider. */
+    public synchronized void register(ProviderManifest provider) {
+        ProviderManifest old = byGuid.get(provider.guid());
+        if (old != null && old.source() == SchemaSource.MANIFEST && provider.source() != SchemaSource.MANIFEST) {
+            return;
+        }
+        byGuid.put(provider.guid(), provider);
+    }
+
+    /** The manifest of {@code provider}, or {@code null}. */
+    public ProviderManifest provider(Guid provider) {
+        return byGuid.get(provider);
+    }
+
+    /** Number of known providers. */
+    public int size() {
+        return byGuid.size();
+    }
+
+    /** Problems met while assembling in-band manifests (oldest first), for diagnostics. */
+    public synchronized List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    /** Whether {@code userData} starts with a valid ManifestEnvelope. */
+    public static boolean isEnvelope(ByteBuffer userData) {
+        ByteBuffer b = userData.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int p = b.position();
+        if (b.remaining() < ENVELOPE_SIZE || (b.get(p + 3) & 0xFF) != ENVELOPE_MAGIC) {
+            return false;
+        }
+        int total = b.getShort(p + 4) & 0xFFFF;
+        int number = b.getShort(p + 6) & 0xFFFF;
+        return total > 0 && number < total;
+    }
+
+    /**
+     * Offers an event to the in-band manifest harvester. Events other than id 0xFFFE with a valid envelope are
+     * ignored ({@link Offer#NOT_A_MANIFEST}).
+     *
+     * @param provider the event's provider id
+     * @param eventId  the event id
+     * @param userData the event's user data (position to limit; not modified)
+     */
+    public synchronized Offer offerManifestEvent(Guid provider, int eventId, ByteBuffer userData) {
+        if (eventId != MANIFEST_EVENT_ID || !isEnvelope(userData)) {
+            return Offer.NOT_A_MANIFEST;
+        }
+        ByteBuffer b = userData.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int p = b.position();
+        int format = b.get(p) & 0xFF;
+        int total = b.getShort(p + 4) & 0xFFFF;
+        int number = b.getShort(p + 6) & 0xFFFF;
+        if (format != 1) {
+            problems.add("provider " + provider + ": manifest format " + format + " is not SimpleXml (1); ignored");
+            return Offer.FAILED;
+        }
+        byte[] chunk = new byte[b.remaining() - ENVELOPE_SIZE];
+        b.get(p + ENVELOPE_SIZE, chunk);
+
+        ChunkSet set = pending.get(provider);
+        if (set == null || set.total != total || number == 0) {
+            set = new ChunkSet(total);
+            pending.put(provider, set);
+        }
+        if (set.chunks[number] == null) {
+            set.received++;
+        }
+        set.chunks[number] = chunk;
+        if (set.received < set.total) {
+            return Offer.CHUNK_STORED;
+        }
+        pending.remove(provider);
+        int size = 0;
+        for (byte[] c : set.chunks) {
+            size += c.length;
+        }
+        byte[] xml = new byte[size];
+        int at = 0;
+        for (byte[] c : set.chunks) {
+            System.arraycopy(c, 0, xml, at, c.length);
+            at += c.length;
+        }
+        // EventSource pads the XML with NULs in some versions: cut at the first one.
+        int end = 0;
+        while (end < xml.length && xml[end] != 0) {
+            end++;
+        }
+        if (end < xml.length) {
+            xml = java.util.Arrays.copyOf(xml, end);
+        }
+        List<ProviderManifest> parsed;
+        try {
+            parsed = ManifestParser.parse(xml, SchemaSource.EVENT_SOURCE_MANIFEST);
+        } catch (IOException | RuntimeException e) {
+            problems.add("provider " + provider + ": in-band manifest could not be parsed: " + e.getMessage());
+            return Offer.FAILED;
+        }
+        boolean changed = false;
+        for (ProviderManifest m : parsed) {
+            ProviderManifest old = byGuid.get(m.guid());
+            if (old == null || !old.equals(m)) {
+                register(m);
+                changed = true;
+            }
+        }
+        return changed ? Offer.REGISTERED : Offer.UNCHANGED;
+    }
+}

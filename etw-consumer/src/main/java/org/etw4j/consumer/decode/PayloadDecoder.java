@@ -1,0 +1,512 @@
+package org.etw4j.consumer.decode;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.etw4j.Guid;
+
+/**
+ * Walks a field template over an event's user data with TDH's rules and returns typed fields.
+ *
+ * <p>Stateless; thread-safe; allocation per call (the result). Rules (etw-formats.md section 4.3): fields are
+ * packed without alignment, in template order; fixed types have their wire size; strings are NUL-terminated
+ * unless a length (in characters) is given, fixed-length strings drop their trailing NULs; binaries take their
+ * length in bytes (the rest of the data when none is given); counted types carry a u16 byte count; pointer-sized
+ * types follow the logging context's pointer size; SIDs are {@code 8 + 4 x SubAuthorityCount} bytes; a
+ * {@code count} makes an array and repeats a struct's member sequence. A length or count naming a field looks
+ * the name up among the fields decoded so far, innermost struct first.
+ *
+ * <p>Robustness: a field that does not fit in the remaining bytes, or whose length or count cannot be
+ * resolved, is returned with an error and its raw bytes; decoding continues with the next field whenever the
+ * failed field's size is known, otherwise the remaining fields are reported as not decoded. Nothing throws
+ * for bad data.
+ */
+public final class PayloadDecoder {
+
+    /** ANSI strings are read with the Windows "Western" code page, the usual ACP of the machines that log them. */
+    private static final Charset ANSI = ansiCharset();
+
+    /** 100 ns ticks between 1601-01-01 and 1970-01-01. */
+    private static final long FILETIME_UNIX_EPOCH = 116_444_736_000_000_000L;
+
+    private PayloadDecoder() {
+    }
+
+    /**
+     * The result of a walk.
+     *
+     * <p>Immutable value; thread-safe.
+     *
+     * @param fields   the fields, in template order
+     * @param consumed bytes of user data the template used
+     */
+    public record Result(List<EventField> fields, int consumed) {
+        public Result {
+            fields = List.copyOf(fields);
+        }
+
+        /** Whether any field failed. */
+        public boolean hasErrors() {
+            return fields.stream().anyMatch(EventField::hasError);
+        }
+    }
+
+    /**
+     * Decodes {@code data} (from its position to its limit; the buffer's position is not changed) with
+     * {@code template}.
+     *
+     * @param template    the fields
+     * @param maps        value/bit maps by name (fields naming a missing map get no label)
+     * @param data        the user data; byte order is ignored (always little-endian)
+     * @param pointerSize 4 or 8, the logging context's pointer size
+     */
+    public static Result decode(List<FieldSpec> template, Map<String, ValueMap> maps, ByteBuffer data,
+                                int pointerSize) {
+        if (pointerSize != 4 && pointerSize != 8) {
+            throw new IllegalArgumentException("pointer size must be 4 or 8: " + pointerSize);
+        }
+        ByteBuffer le = data.slice().order(ByteOrder.LITTLE_ENDIAN);
+        Walker w = new Walker(le, maps == null ? Map.of() : maps, pointerSize);
+        List<EventField> out = new ArrayList<>(template.size());
+        w.walk(template, out, null);
+        return new Result(out, w.pos);
+    }
+
+    /** Signals that a field could not be decoded; {@code size} is its byte size when known, else -1. */
+    private static final class FieldProblem extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int size;
+        final transient Object partial;
+
+        FieldProblem(String message, int size, Object partial) {
+            super(message, null, false, false);
+            this.size = size;
+            this.partial = partial;
+        }
+    }
+
+    /** A decoded scope (top level or one struct element) for resolving length/count references. */
+    private record Scope(List<EventField> fields, Scope outer) {
+        Long lookup(String name) {
+            for (Scope s = this; s != null; s = s.outer) {
+                for (int i = s.fields.size() - 1; i >= 0; i--) {
+                    EventField f = s.fields.get(i);
+                    if (f.name().equals(name)) {
+                        return f.error() == null ? f.asLong() : null;
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    private static final class Walker {
+        final ByteBuffer b;
+        final Map<String, ValueMap> maps;
+        final int pointerSize;
+        final int limit;
+        int pos;
+        /** Set once a field's size could not be determined: later offsets are unknown. */
+        String lostAt;
+
+        Walker(ByteBuffer b, Map<String, ValueMap> maps, int pointerSize) {
+            this.b = b;
+            this.maps = maps;
+            this.pointerSize = pointerSize;
+            this.limit = b.limit();
+        }
+
+        void walk(List<FieldSpec> specs, List<EventField> out, Scope outer) {
+            Scope scope = new Scope(out, outer);
+            for (FieldSpec spec : specs) {
+                out.add(field(spec, scope));
+            }
+        }
+
+        EventField field(FieldSpec spec, Scope scope) {
+            if (lostAt != null) {
+                InType t = spec instanceof DataSpec d ? d.inType() : InType.STRUCT;
+                OutType o = spec instanceof DataSpec d ? d.outType() : OutType.NULL;
+                return EventField.failed(spec.name(), t, o, null,
+                        "not decoded: the size of field '" + lostAt + "' is unknown", new byte[0]);
+            }
+            if (spec instanceof StructSpec s) {
+                return struct(s, scope);
+            }
+            DataSpec d = (DataSpec) spec;
+            if (!d.count().present()) {
+                return scalar(d, scope);
+            }
+            int start = pos;
+            long count;
+            try {
+                count = resolve(d.count(), scope, "count");
+            } catch (FieldProblem p) {
+                lostAt = d.name();
+                return EventField.failed(d.name(), d.inType(), d.outType(), null, p.getMessage(), new byte[0]);
+            }
+            List<Object> values = new ArrayList<>();
+            boolean toEnd = d.count().isToEnd();
+            for (long i = 0; toEnd ? pos < limit : i < count; i++) {
+                int before = pos;
+                try {
+                    values.add(value(d, scope));
+                } catch (FieldProblem p) {
+                    int end = p.size >= 0 ? Math.min(limit, before + p.size) : limit;
+                    byte[] raw = bytes(start, end - start);
+                    pos = end;
+                    if (p.size < 0) {
+                        lostAt = d.name();
+                    }
+                    return EventField.failed(d.name(), d.inType(), d.outType(), List.copyOf(values),
+                            "element " + i + " of " + count + ": " + p.getMessage(), raw);
+                }
+                if (pos == before && (toEnd || (pos >= limit && i + 1 < count))) {
+                    // Zero-size elements at the end of the data: a corrupt count must not spin for billions of rounds.
+                    break;
+                }
+            }
+            return EventField.of(d.name(), d.inType(), d.outType(), java.util.Collections.unmodifiableList(values),
+                    null);
+        }
+
+        EventField struct(StructSpec s, Scope scope) {
+            int start = pos;
+            if (!s.count().present()) {
+                List<EventField> members = new ArrayList<>(s.members().size());
+                walk(s.members(), members, scope);
+                return EventField.of(s.name(), InType.STRUCT, OutType.NULL, new StructValue(members), null);
+            }
+            long count;
+            try {
+                count = resolve(s.count(), scope, "count");
+            } catch (FieldProblem p) {
+                lostAt = s.name();
+                return EventField.failed(s.name(), InType.STRUCT, OutType.NULL, null, p.getMessage(), new byte[0]);
+            }
+            List<StructValue> elements = new ArrayList<>();
+            for (long i = 0; i < count && lostAt == null; i++) {
+                int before = pos;
+                List<EventField> members = new ArrayList<>(s.members().size());
+                walk(s.members(), members, scope);
+                elements.add(new StructValue(members));
+                if (pos == before && pos >= limit && i + 1 < count) {
+                    return EventField.failed(s.name(), InType.STRUCT, OutType.NULL, List.copyOf(elements),
+                            "data ended after " + (i + 1) + " of " + count + " elements", bytes(start, pos - start));
+                }
+            }
+            return EventField.of(s.name(), InType.STRUCT, OutType.NULL,
+                    java.util.Collections.unmodifiableList(elements), null);
+        }
+
+        EventField scalar(DataSpec d, Scope scope) {
+            int start = pos;
+            try {
+                Object v = value(d, scope);
+                return EventField.of(d.name(), d.inType(), d.outType(), v, label(d, v));
+            } catch (FieldProblem p) {
+                int end = p.size >= 0 ? Math.min(limit, start + p.size) : limit;
+                byte[] raw = bytes(start, end - start);
+                pos = end;
+                if (p.size < 0) {
+                    lostAt = d.name();
+                }
+                return EventField.failed(d.name(), d.inType(), d.outType(), p.partial, p.getMessage(), raw);
+            }
+        }
+
+        String label(DataSpec d, Object v) {
+            if (d.mapName() == null) {
+                return null;
+            }
+            ValueMap m = maps.get(d.mapName());
+            if (m == null) {
+                return null;
+            }
+            if (v instanceof Integer i) {
+                return m.label(i.longValue());
+            }
+            if (v instanceof Long l) {
+                return m.label(l);
+            }
+            if (v instanceof Boolean bo) {
+                return m.label(bo ? 1 : 0);
+            }
+            return null;
+        }
+
+        long resolve(SizeRule rule, Scope scope, String what) throws FieldProblem {
+            if (rule.isToEnd()) {
+                return Long.MAX_VALUE;
+            }
+            if (!rule.isReference()) {
+                return rule.literal();
+            }
+            Long v = scope.lookup(rule.fieldName());
+            if (v == null) {
+                throw new FieldProblem(what + " field '" + rule.fieldName() + "' is missing or not an integer", -1,
+                        null);
+            }
+            if (v < 0) {
+                throw new FieldProblem(what + " field '" + rule.fieldName() + "' is negative: " + v, -1, null);
+            }
+            return v;
+        }
+
+        int remaining() {
+            return limit - pos;
+        }
+
+        void need(int size, String type) throws FieldProblem {
+            if (size > remaining()) {
+                throw new FieldProblem(type + " needs " + size + " bytes, " + remaining() + " left", remaining(),
+                        null);
+            }
+        }
+
+        Object value(DataSpec d, Scope scope) throws FieldProblem {
+            InType t = d.inType();
+            int fixed = t.fixedSize(pointerSize);
+            if (fixed > 0) {
+                need(fixed, t.manifestName());
+                Object v = fixedValue(t, pos);
+                if (v == null) {
+                    pos += fixed;
+                    throw new FieldProblem("invalid " + t.manifestName() + " value", fixed, null);
+                }
+                pos += fixed;
+                return v;
+            }
+            return switch (t) {
+                case UNICODE_STRING -> d.length().present()
+                        ? fixedString(checkedLength(d, scope) * 2L, true)
+                        : terminatedString(true);
+                case ANSI_STRING -> d.length().present()
+                        ? fixedString(checkedLength(d, scope), false, d.outType())
+                        : terminatedString(false, d.outType());
+                case BINARY -> {
+                    long n = d.length().present() ? checkedLength(d, scope) : remaining();
+                    yield binary(n);
+                }
+                case COUNTED_STRING, WBEM_COUNTED_STRING -> counted(true, false);
+                case COUNTED_ANSI_STRING, WBEM_COUNTED_ANSI_STRING -> counted(false, false);
+                case REVERSED_COUNTED_STRING -> counted(true, true);
+                case REVERSED_COUNTED_ANSI_STRING -> counted(false, true);
+                case COUNTED_BINARY -> {
+                    need(2, t.manifestName());
+                    int n = b.getShort(pos) & 0xFFFF;
+                    pos += 2;
+                    try {
+                        yield binary(n);
+                    } catch (FieldProblem p) {
+                        pos -= 2;
+                        throw new FieldProblem(p.getMessage(), p.size + 2, null);
+                    }
+                }
+                case NON_NUL_TERMINATED_STRING -> fixedString(remaining() & ~1, true);
+                case NON_NUL_TERMINATED_ANSI_STRING -> fixedString(remaining(), false);
+                case HEXDUMP -> {
+                    need(4, t.manifestName());
+                    long n = b.getInt(pos) & 0xFFFF_FFFFL;
+                    pos += 4;
+                    try {
+                        yield binary(n);
+                    } catch (FieldProblem p) {
+                        pos -= 4;
+                        throw new FieldProblem(p.getMessage(), p.size + 4, null);
+                    }
+                }
+                case SID -> sid(pos);
+                case WBEM_SID -> wbemSid();
+                case NULL -> null;
+                default -> throw new FieldProblem("type " + t.manifestName() + " cannot be decoded here", -1, null);
+            };
+        }
+
+        long checkedLength(DataSpec d, Scope scope) throws FieldProblem {
+            return resolve(d.length(), scope, "length");
+        }
+
+        Object fixedValue(InType t, int at) {
+            return switch (t) {
+                case INT8 -> (int) b.get(at);
+                case UINT8 -> b.get(at) & 0xFF;
+                case INT16 -> (int) b.getShort(at);
+                case UINT16 -> b.getShort(at) & 0xFFFF;
+                case INT32 -> b.getInt(at);
+                case UINT32, HEXINT32 -> b.getInt(at) & 0xFFFF_FFFFL;
+                case INT64, UINT64, HEXINT64 -> b.getLong(at);
+                case POINTER, SIZET -> pointerSize == 8 ? b.getLong(at) : b.getInt(at) & 0xFFFF_FFFFL;
+                case FLOAT -> (double) b.getFloat(at);
+                case DOUBLE -> b.getDouble(at);
+                case BOOLEAN -> b.getInt(at) != 0;
+                case GUID -> Guid.readFrom(b, at);
+                case FILETIME -> fileTime(b.getLong(at));
+                case SYSTEMTIME -> systemTime(at);
+                case UNICODE_CHAR -> String.valueOf((char) b.getShort(at));
+                case ANSI_CHAR -> new String(new byte[] {b.get(at)}, ANSI);
+                default -> throw new IllegalStateException("not a fixed type: " + t);
+            };
+        }
+
+        Instant systemTime(int at) {
+            int year = b.getShort(at) & 0xFFFF;
+            int month = b.getShort(at + 2) & 0xFFFF;
+            int day = b.getShort(at + 6) & 0xFFFF;
+            int hour = b.getShort(at + 8) & 0xFFFF;
+            int minute = b.getShort(at + 10) & 0xFFFF;
+            int second = b.getShort(at + 12) & 0xFFFF;
+            int millis = b.getShort(at + 14) & 0xFFFF;
+            try {
+                return LocalDateTime.of(year, month, day, hour, minute, second, millis * 1_000_000)
+                        .toInstant(ZoneOffset.UTC);
+            } catch (DateTimeException e) {
+                return null;
+            }
+        }
+
+        Object binary(long n) throws FieldProblem {
+            if (n > remaining()) {
+                throw new FieldProblem("binary of " + n + " bytes, " + remaining() + " left", remaining(), null);
+            }
+            byte[] v = bytes(pos, (int) n);
+            pos += (int) n;
+            return v;
+        }
+
+        String fixedString(long byteCount, boolean utf16) throws FieldProblem {
+            return fixedString(byteCount, utf16, OutType.NULL);
+        }
+
+        String fixedString(long byteCount, boolean utf16, OutType out) throws FieldProblem {
+            if (byteCount > remaining()) {
+                throw new FieldProblem("string of " + byteCount + " bytes, " + remaining() + " left", remaining(),
+                        null);
+            }
+            int n = (int) byteCount;
+            String s = text(pos, n, utf16, out);
+            pos += n;
+            // Fixed-length strings are padded and include their terminator: cut at the first NUL.
+            int nul = s.indexOf('\0');
+            return nul >= 0 ? s.substring(0, nul) : s;
+        }
+
+        String terminatedString(boolean utf16) throws FieldProblem {
+            return terminatedString(utf16, OutType.NULL);
+        }
+
+        String terminatedString(boolean utf16, OutType out) throws FieldProblem {
+            int unit = utf16 ? 2 : 1;
+            int end = pos;
+            while (end + unit <= limit) {
+                boolean nul = utf16 ? b.getShort(end) == 0 : b.get(end) == 0;
+                if (nul) {
+                    String s = text(pos, end - pos, utf16, out);
+                    pos = end + unit;
+                    return s;
+                }
+                end += unit;
+            }
+            if (remaining() == 0) {
+                throw new FieldProblem("string missing: no bytes left", 0, null);
+            }
+            String partial = text(pos, end - pos, utf16, out);
+            throw new FieldProblem("string not NUL-terminated before the end of the data", remaining(), partial);
+        }
+
+        String counted(boolean utf16, boolean bigEndianCount) throws FieldProblem {
+            need(2, utf16 ? "counted string" : "counted ANSI string");
+            int n = b.getShort(pos) & 0xFFFF;
+            if (bigEndianCount) {
+                n = ((n & 0xFF) << 8) | (n >>> 8);
+            }
+            if (n > remaining() - 2) {
+                throw new FieldProblem("counted string of " + n + " bytes, " + (remaining() - 2) + " left",
+                        remaining(), null);
+            }
+            String s = text(pos + 2, n, utf16, OutType.NULL);
+            pos += 2 + n;
+            return s;
+        }
+
+        String sid(int at) throws FieldProblem {
+            if (limit - at < 8) {
+                throw new FieldProblem("SID needs 8 bytes, " + (limit - at) + " left", limit - at, null);
+            }
+            int revision = b.get(at) & 0xFF;
+            int subCount = b.get(at + 1) & 0xFF;
+            int size = 8 + 4 * subCount;
+            if (limit - at < size) {
+                throw new FieldProblem("SID needs " + size + " bytes, " + (limit - at) + " left", limit - at, null);
+            }
+            long authority = 0;
+            for (int i = 0; i < 6; i++) {
+                authority = (authority << 8) | (b.get(at + 2 + i) & 0xFF);
+            }
+            StringBuilder sb = new StringBuilder("S-").append(revision).append('-').append(authority);
+            for (int i = 0; i < subCount; i++) {
+                sb.append('-').append(b.getInt(at + 8 + 4 * i) & 0xFFFF_FFFFL);
+            }
+            pos = at + size;
+            return sb.toString();
+        }
+
+        /**
+         * WBEM SID: a TOKEN_USER (two pointers) then the SID; a zero first pointer-sized word... is reduced by the
+         * kernel to a 4-byte zero meaning "no SID" (TraceEvent {@code SkipSID}; etw-formats.md section 3.6).
+         */
+        String wbemSid() throws FieldProblem {
+            need(4, "wbem:Sid");
+            if (b.getInt(pos) == 0) {
+                pos += 4;
+                return "";
+            }
+            int token = 2 * pointerSize;
+            need(token + 8, "wbem:Sid");
+            int start = pos;
+            try {
+                return sid(pos + token);
+            } catch (FieldProblem p) {
+                pos = start;
+                throw new FieldProblem(p.getMessage(), p.size < 0 ? -1 : p.size + token, null);
+            }
+        }
+
+        String text(int at, int byteCount, boolean utf16, OutType out) {
+            byte[] raw = bytes(at, byteCount);
+            if (utf16) {
+                return new String(raw, 0, byteCount & ~1, StandardCharsets.UTF_16LE);
+            }
+            return new String(raw, out == OutType.UTF8 ? StandardCharsets.UTF_8 : ANSI);
+        }
+
+        byte[] bytes(int at, int n) {
+            byte[] r = new byte[Math.max(0, n)];
+            b.get(at, r);
+            return r;
+        }
+    }
+
+    /** Converts a FILETIME (100 ns ticks since 1601-01-01 UTC) to an instant. */
+    public static Instant fileTime(long ticks) {
+        long sinceUnix = ticks - FILETIME_UNIX_EPOCH;
+        return Instant.ofEpochSecond(Math.floorDiv(sinceUnix, 10_000_000L),
+                Math.floorMod(sinceUnix, 10_000_000L) * 100L);
+    }
+
+    private static Charset ansiCharset() {
+        try {
+            return Charset.forName("windows-1252");
+        } catch (RuntimeException e) {
+            return StandardCharsets.ISO_8859_1;
+        }
+    }
+}

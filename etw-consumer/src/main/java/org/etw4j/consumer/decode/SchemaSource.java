@@ -1,0 +1,21 @@
+package org.etw4j.consumer.decode;
+
+/**
+ * Where the schema that decoded an event came from.
+ *
+ * <p>Enum constants: immutable and thread-safe.
+ */
+public enum SchemaSource {
+    /** An instrumentation manifest the application supplied (XML file). */
+    MANIFEST,
+    /** An EventSource manifest carried inside the trace (event 0xFFFE, ManifestEnvelope). */
+    EVENT_SOURCE_MANIFEST,
+    /** The built-in classic kernel (MOF) class layouts. */
+    KERNEL_MOF,
+    /** A TraceLogging self-describing event (schema in the event's extended data). */
+    TRACELOGGING,
+    /** Built-in layout of a special event (e.g. the ManifestEnvelope itself). */
+    BUILT_IN,
+    /** No schema was found: the event carries its raw payload only. */
+    NONE
+}

@@ -1,0 +1,142 @@
+package org.etw4j.consumer.decode;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import org.etw4j.spi.RawEventRecord;
+import org.etw4j.tracelogging.DecodedField;
+import org.etw4j.tracelogging.ProviderTraits;
+import org.etw4j.tracelogging.TraceLoggingDecodeException;
+import org.etw4j.tracelogging.TraceLoggingSchema;
+import org.etw4j.tracelogging.TraceLoggingSchemaCache;
+
+/**
+ * Adapts etw-api's TraceLogging schema decoder ({@code org.etw4j.tracelogging}) to {@link DecodedEvent}s: the
+ * event name is the schema's name, the provider name comes from the provider traits item, and the TraceLogging
+ * field values are mapped onto {@link EventField} (same in-type numbers, see {@link InType}; out types mapped by
+ * meaning, since TraceLogging numbers them differently).
+ *
+ * <p>Thread-safe (the schema cache is). The TraceLogging decoder decodes a payload all or nothing: when it
+ * fails, the event keeps its name and gets a single error field (named after the failing field) holding the
+ * bytes from the failing offset on; the fields before it are not recovered.
+ */
+final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
+
+    private final TraceLoggingSchemaCache schemas = new TraceLoggingSchemaCache();
+
+    @Override
+    public DecodedEvent decode(RawEventRecord r, ByteBuffer schemaItem, ByteBuffer traitsItem) {
+        TraceLoggingSchema schema;
+        try {
+            schema = schemas.get(schemaItem.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+        } catch (TraceLoggingDecodeException e) {
+            return null;
+        }
+        String providerName = r.providerId().toString();
+        if (traitsItem != null) {
+            try {
+                providerName = ProviderTraits.parse(traitsItem.duplicate().order(ByteOrder.LITTLE_ENDIAN)).name();
+            } catch (TraceLoggingDecodeException e) {
+                // keep the GUID as the name
+            }
+        }
+        ByteBuffer data = r.userData().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int length = data.remaining();
+        int pointerSize = r.pointerSize() == 4 ? 4 : 8;
+        List<EventField> fields = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        byte[] rest;
+        try {
+            ByteBuffer work = data.duplicate();
+            for (DecodedField f : schema.decode(work, pointerSize)) {
+                fields.add(convert(f));
+            }
+            rest = new byte[work.remaining()];
+            work.get(work.position(), rest);
+        } catch (TraceLoggingDecodeException e) {
+            int at = Math.max(0, Math.min(length, e.offset()));
+            byte[] raw = new byte[length - at];
+            data.get(data.position() + at, raw);
+            String name = e.fieldName() != null ? e.fieldName() : "payload";
+            fields.add(EventField.failed(name, InType.NULL, OutType.NULL, null, e.getMessage(), raw));
+            notes.add("TraceLogging payload could not be decoded from offset " + at + "; earlier fields are lost");
+            rest = new byte[0];
+        }
+        return new DecodedEvent(r.providerId(), providerName, schema.name(), "", "", r.id(), r.version(),
+                r.opcode(), SchemaSource.TRACELOGGING, fields, length, rest, notes);
+    }
+
+    private static EventField convert(DecodedField f) {
+        InType in = InType.fromCode(f.inType().code());
+        if (in == null) {
+            in = InType.NULL;
+        }
+        Object v = in == InType.STRUCT ? structValue(f.value()) : value(f.value());
+        return EventField.of(f.name(), in, outType(f.outType(), in), v, null);
+    }
+
+    /** A struct is a list of its members; an array of structs a list of such lists. */
+    private static Object structValue(Object v) {
+        if (!(v instanceof List<?> list) || list.isEmpty() || list.get(0) instanceof DecodedField) {
+            List<EventField> members = new ArrayList<>();
+            if (v instanceof List<?> l) {
+                for (Object o : l) {
+                    members.add(convert((DecodedField) o));
+                }
+            }
+            return new StructValue(members);
+        }
+        List<Object> elements = new ArrayList<>(list.size());
+        for (Object o : list) {
+            elements.add(structValue(o));
+        }
+        return java.util.Collections.unmodifiableList(elements);
+    }
+
+    private static Object value(Object v) {
+        if (v instanceof Float fl) {
+            return fl.doubleValue();
+        }
+        if (v instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            for (Object o : list) {
+                out.add(value(o));
+            }
+            return java.util.Collections.unmodifiableList(out);
+        }
+        return v;
+    }
+
+    private static OutType outType(org.etw4j.tracelogging.OutType t, InType in) {
+        if (t == null) {
+            return OutType.NULL;
+        }
+        return switch (t) {
+            case DEFAULT -> OutType.NULL;
+            case NO_PRINT -> OutType.NO_PRINT;
+            case STRING -> OutType.STRING;
+            case BOOLEAN -> OutType.BOOLEAN;
+            case HEX -> in.fixedSize(8) == 8 ? OutType.HEXINT64 : OutType.HEXINT32;
+            case PID -> OutType.PID;
+            case TID -> OutType.TID;
+            case PORT -> OutType.PORT;
+            case IPV4 -> OutType.IPV4;
+            case IPV6 -> OutType.IPV6;
+            case SOCKET_ADDRESS -> OutType.SOCKET_ADDRESS;
+            case XML -> OutType.XML;
+            case JSON -> OutType.JSON;
+            case WIN32_ERROR -> OutType.WIN32_ERROR;
+            case NTSTATUS -> OutType.NTSTATUS;
+            case HRESULT -> OutType.HRESULT;
+            case FILETIME -> OutType.DATETIME;
+            case SIGNED -> OutType.LONG;
+            case UNSIGNED -> OutType.UNSIGNED_LONG;
+            case DATETIME_CULTURE_INSENSITIVE -> OutType.CULTURE_INSENSITIVE_DATETIME;
+            case UTF8 -> OutType.UTF8;
+            case PKCS7_WITH_TYPE_INFO -> OutType.PKCS7_WITH_TYPE_INFO;
+            case CODE_POINTER -> OutType.CODE_POINTER;
+            case DATETIME_UTC -> OutType.DATETIME_UTC;
+        };
+    }
+}

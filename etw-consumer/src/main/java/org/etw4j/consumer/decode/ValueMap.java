@@ -1,0 +1,59 @@
+package org.etw4j.consumer.decode;
+
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A manifest {@code valueMap} (exact match) or {@code bitMap} (OR of matching masks) naming integer values.
+ *
+ * <p>Immutable value; thread-safe. Labels for bit maps join the names of the set masks in ascending mask
+ * order with {@code |} and append the bits no mask names as {@code 0x...}; a zero value with no entry for 0
+ * is labelled {@code 0}. This follows TDH's bit-map rendering as PerfView implements it
+ * (etw-formats.md section 4.3 item 5).
+ *
+ * @param name    the map name templates refer to
+ * @param bitMap  whether this is a bit map
+ * @param entries value (or mask) to label, the label already resolved through the string table
+ */
+public record ValueMap(String name, boolean bitMap, NavigableMap<Long, String> entries) {
+
+    public ValueMap {
+        Objects.requireNonNull(name, "name");
+        entries = java.util.Collections.unmodifiableNavigableMap(new TreeMap<>(entries));
+    }
+
+    /**
+     * The label for {@code value}: for a value map the entry or {@code null} when there is none; for a bit map
+     * always a label (see the class comment).
+     */
+    public String label(long value) {
+        if (!bitMap) {
+            return entries.get(value);
+        }
+        String exact = entries.get(value);
+        if (value == 0) {
+            return exact != null ? exact : "0";
+        }
+        StringBuilder sb = new StringBuilder();
+        long rest = value;
+        for (Map.Entry<Long, String> e : entries.entrySet()) {
+            long mask = e.getKey();
+            if (mask != 0 && (rest & mask) == mask) {
+                if (!sb.isEmpty()) {
+                    sb.append('|');
+                }
+                sb.append(e.getValue());
+                rest &= ~mask;
+            }
+        }
+        if (rest != 0) {
+            if (!sb.isEmpty()) {
+                sb.append('|');
+            }
+            sb.append("0x").append(Long.toHexString(rest));
+        }
+        return sb.toString();
+    }
+}

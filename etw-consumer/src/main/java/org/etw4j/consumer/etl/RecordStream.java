@@ -1,0 +1,339 @@
+package org.etw4j.consumer.etl;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.format.SystemTraceHeaderLayout;
+import org.etw4j.format.TraceHeaderTypes;
+import org.etw4j.format.WmiBufferLayout;
+
+/**
+ * The records of one processor's buffers (or of all buffers, in file order), one at a time: the unit the
+ * time-ordered merge works on.
+ *
+ * <p>Not thread-safe; owned by one cursor. Holds the current buffer (a view of the mapped file, or a
+ * reused decompression array) and the parsed position of the current record; advancing allocates
+ * nothing except one small view object per buffer. Within a buffer records are in timestamp order, and a
+ * processor's buffers follow each other in the file in timestamp order (checked on the corpus; a
+ * violation only shows as {@link EtlCursor#outOfOrderCount()}).
+ */
+final class RecordStream {
+    private static final int HEADER = WmiBufferLayout.HEADER_SIZE;
+
+    // TRACE_MESSAGE_* option flags of MESSAGE_TRACE_HEADER (ntwmi.h / evntrace.h; etw-formats.md 3.3).
+    static final int MESSAGE_SEQUENCE = 0x01;
+    static final int MESSAGE_GUID = 0x02;
+    static final int MESSAGE_COMPONENT_ID = 0x04;
+    static final int MESSAGE_TIMESTAMP = 0x08;
+    static final int MESSAGE_SYSTEM_INFO = 0x20;
+    static final int MESSAGE_POINTER32 = 0x40;
+    static final int MESSAGE_POINTER64 = 0x80;
+
+    final EtlFile file;
+    final int id;
+    private final int processorFilter;
+    private final BufferInfo info = new BufferInfo();
+    private long nextBufferOffset;
+    private long nextBufferIndex;
+    private byte[] inflated;
+    private ByteBuffer inflatedView;
+    private byte[] compressed;
+
+    // Current buffer.
+    ByteBuffer buffer;
+    int end;
+    long bufferOffset;
+    long bufferIndex;
+    int processor;
+    boolean compressedBuffer;
+
+    // Current record.
+    int pos;
+    int size;
+    int headerType;
+    HeaderKind kind;
+    long timestamp;
+    int userDataOffset;
+    int extCount;
+    int[] extOffsets = new int[4];
+    int messageSequenceAt;
+    int messageGuidAt;
+    int messageComponentAt;
+    int messageSystemInfoAt;
+    private int nextPos;
+
+    /**
+     * @param processorFilter processor index whose buffers this stream reads, or -1 for all (file order)
+     * @param id              tie-breaker in the merge (lower first)
+     */
+    RecordStream(EtlFile file, int processorFilter, int id) {
+        this.file = file;
+        this.processorFilter = processorFilter;
+        this.id = id;
+        this.timestamp = file.clock().origin();
+    }
+
+    /** Moves to the next record; false when this stream has no more. */
+    boolean advance() {
+        for (;;) {
+            if (buffer != null) {
+                if (nextRecordInBuffer()) {
+                    return true;
+                }
+                buffer = null;
+            }
+            if (!openNextBuffer()) {
+                return false;
+            }
+        }
+    }
+
+    /** File offset of a position in the current buffer; the buffer's offset when it is compressed. */
+    long fileOffsetOf(int position) {
+        return compressedBuffer ? bufferOffset : bufferOffset + position;
+    }
+
+    private boolean openNextBuffer() {
+        long chainEnd = file.chainEnd();
+        while (nextBufferOffset < chainEnd) {
+            file.describeBuffer(nextBufferOffset, nextBufferIndex, info);
+            if (info.chainBroken) {
+                nextBufferOffset = Long.MAX_VALUE;
+                return false;
+            }
+            nextBufferOffset += info.step;
+            nextBufferIndex++;
+            // Unusable buffers were reported once by the opening scan.
+            if (info.usable && (processorFilter < 0 || info.processor == processorFilter) && load(info)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean load(BufferInfo b) {
+        bufferOffset = b.offset;
+        bufferIndex = b.index;
+        processor = b.processor;
+        compressedBuffer = b.compressed;
+        if (b.compressed) {
+            if (inflated == null) {
+                // Compressed buffers never exceed the logical size (describeBuffer checks), so both fit.
+                inflated = new byte[file.logicalBufferSize()];
+                inflatedView = ByteBuffer.wrap(inflated).order(ByteOrder.LITTLE_ENDIAN);
+                compressed = new byte[file.logicalBufferSize()];
+            }
+            // One bulk copy out of the mapping; decoding from an array is several times faster.
+            file.slice(b.offset, b.available).get(0, compressed, 0, b.available);
+            System.arraycopy(compressed, 0, inflated, 0, HEADER);
+            int wanted = b.savedOffset - HEADER;
+            int produced = PlainLz77.decode(compressed, HEADER, b.available, inflated, HEADER, wanted);
+            if (produced != wanted) {
+                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, produced < 0
+                        ? "malformed LZ77 data; the buffer's records are skipped"
+                        : "LZ77 data ends after " + produced + " of " + wanted + " bytes; the buffer's records are skipped");
+                return false;
+            }
+            buffer = inflatedView;
+            end = b.savedOffset;
+        } else {
+            buffer = file.slice(b.offset, b.available);
+            end = Math.min(b.savedOffset, b.available);
+        }
+        nextPos = HEADER;
+        return true;
+    }
+
+    private boolean nextRecordInBuffer() {
+        final ByteBuffer b = buffer;
+        for (;;) {
+            final int p = nextPos;
+            if (p + 4 > end) {
+                return false;
+            }
+            final int marker = b.getInt(p);
+            if (marker == TraceHeaderTypes.END_OF_BUFFER_MARKER) {
+                return false;
+            }
+            if (p + 8 > end) {
+                return skipRest(p, "a record header is cut by the end of the buffer data");
+            }
+            final int flags = marker >>> 24;
+            final int type;
+            if ((flags & 0xC0) == 0xC0) {
+                type = (marker >>> 16) & 0xFF;
+            } else if ((flags & 0xD0) == 0x90) {
+                type = TraceHeaderTypes.MESSAGE;
+            } else {
+                return skipRest(p, String.format("unknown record marker 0x%08x", marker));
+            }
+            final int recordSize;
+            final int minimum;
+            final HeaderKind k;
+            switch (type) {
+                case TraceHeaderTypes.SYSTEM32, TraceHeaderTypes.SYSTEM64 -> {
+                    k = HeaderKind.SYSTEM_TRACE_HEADER;
+                    recordSize = Le.u16(b, p + SystemTraceHeaderLayout.SIZE);
+                    minimum = SystemTraceHeaderLayout.SYSTEM_HEADER_SIZE + SystemTraceHeaderLayout.extensionBytes(marker & 0xFFFF);
+                }
+                case TraceHeaderTypes.COMPACT32, TraceHeaderTypes.COMPACT64 -> {
+                    k = HeaderKind.SYSTEM_TRACE_HEADER;
+                    recordSize = Le.u16(b, p + SystemTraceHeaderLayout.SIZE);
+                    minimum = SystemTraceHeaderLayout.COMPACT_HEADER_SIZE + SystemTraceHeaderLayout.extensionBytes(marker & 0xFFFF);
+                }
+                case TraceHeaderTypes.PERFINFO32, TraceHeaderTypes.PERFINFO64 -> {
+                    k = HeaderKind.PERFINFO_TRACE_HEADER;
+                    recordSize = Le.u16(b, p + SystemTraceHeaderLayout.SIZE);
+                    minimum = SystemTraceHeaderLayout.PERFINFO_HEADER_SIZE + SystemTraceHeaderLayout.extensionBytes(marker & 0xFFFF);
+                }
+                case TraceHeaderTypes.FULL_HEADER32, TraceHeaderTypes.FULL_HEADER64 -> {
+                    k = HeaderKind.EVENT_TRACE_HEADER;
+                    recordSize = marker & 0xFFFF;
+                    minimum = ClassicLayout.HEADER_SIZE;
+                }
+                case TraceHeaderTypes.INSTANCE32, TraceHeaderTypes.INSTANCE64 -> {
+                    k = HeaderKind.EVENT_INSTANCE_GUID_HEADER;
+                    recordSize = marker & 0xFFFF;
+                    minimum = ClassicLayout.INSTANCE_HEADER_SIZE;
+                }
+                case TraceHeaderTypes.EVENT_HEADER32, TraceHeaderTypes.EVENT_HEADER64 -> {
+                    k = HeaderKind.EVENT_HEADER;
+                    recordSize = marker & 0xFFFF;
+                    minimum = EventHeaderLayout.HEADER_SIZE;
+                }
+                case TraceHeaderTypes.MESSAGE -> {
+                    k = HeaderKind.MESSAGE_TRACE_HEADER;
+                    recordSize = marker & 0xFFFF;
+                    minimum = ClassicLayout.MESSAGE_HEADER_SIZE;
+                }
+                default -> {
+                    int length = marker & 0xFFFF;
+                    if (length < 8 || p + length > end) {
+                        return skipRest(p, String.format("record of unsupported header type 0x%02x with unusable size %d",
+                                type, length));
+                    }
+                    file.warn(EtlWarning.Kind.UNSUPPORTED_RECORD, fileOffsetOf(p), bufferIndex,
+                            String.format("record of unsupported header type 0x%02x (%d bytes) skipped", type, length));
+                    nextPos = p + WmiBufferLayout.align(length);
+                    continue;
+                }
+            }
+            if (recordSize < minimum) {
+                return skipRest(p, String.format("record size %d is below the %d bytes of header type 0x%02x",
+                        recordSize, minimum, type));
+            }
+            if (p + recordSize > end) {
+                return skipRest(p, String.format("record of %d bytes runs past the end of the buffer data (offset 0x%x)",
+                        recordSize, end));
+            }
+            nextPos = p + WmiBufferLayout.align(recordSize);
+            pos = p;
+            size = recordSize;
+            headerType = type;
+            kind = k;
+            extCount = 0;
+            userDataOffset = p + minimum;
+            switch (k) {
+                case PERFINFO_TRACE_HEADER -> timestamp = b.getLong(p + SystemTraceHeaderLayout.PERFINFO_TIMESTAMP);
+                case EVENT_HEADER -> {
+                    if ((b.getShort(p + EventHeaderLayout.FLAGS) & EventHeaderLayout.FLAG_EXTENDED_INFO) != 0
+                            && !readExtendedItems(b, p)) {
+                        continue;
+                    }
+                    timestamp = b.getLong(p + EventHeaderLayout.TIMESTAMP);
+                }
+                case MESSAGE_TRACE_HEADER -> {
+                    if (!readMessageFields(b, p)) {
+                        continue;
+                    }
+                }
+                // SYSTEM (full and compact), classic and instance headers all keep it at 0x10.
+                default -> timestamp = b.getLong(p + SystemTraceHeaderLayout.SYSTEM_TIME);
+            }
+            return true;
+        }
+    }
+
+    /** Indexes the extended data items; false (record skipped, warned) when they do not fit the record. */
+    private boolean readExtendedItems(ByteBuffer b, int p) {
+        int q = p + EventHeaderLayout.HEADER_SIZE;
+        int limit = p + size;
+        int n = 0;
+        for (;;) {
+            if (q + EventHeaderLayout.EXT_ITEM_HEADER_SIZE > limit) {
+                return skipRecord(p, "extended data item " + n + " starts past the end of the record");
+            }
+            int itemSize = Le.u16(b, q + EventHeaderLayout.EXT_ITEM_SIZE);
+            int dataSize = Le.u16(b, q + EventHeaderLayout.EXT_ITEM_DATA_SIZE);
+            if (itemSize < EventHeaderLayout.EXT_ITEM_HEADER_SIZE
+                    || dataSize > itemSize - EventHeaderLayout.EXT_ITEM_HEADER_SIZE || q + itemSize > limit) {
+                return skipRecord(p, "extended data item " + n + " has ItemSize " + itemSize + " and DataSize "
+                        + dataSize + ", which do not fit the record");
+            }
+            if (n == extOffsets.length) {
+                extOffsets = Arrays.copyOf(extOffsets, n * 2);
+            }
+            extOffsets[n++] = q;
+            int linkage = Le.u16(b, q + EventHeaderLayout.EXT_ITEM_LINKAGE);
+            q += itemSize;
+            if ((linkage & 1) == 0) {
+                break;
+            }
+        }
+        extCount = n;
+        userDataOffset = q;
+        return true;
+    }
+
+    /** Locates the optional MESSAGE_TRACE_HEADER fields; false (skipped, warned) when they overflow. */
+    private boolean readMessageFields(ByteBuffer b, int p) {
+        int options = Le.u16(b, p + ClassicLayout.MESSAGE_OPTION_FLAGS);
+        int q = p + ClassicLayout.MESSAGE_HEADER_SIZE;
+        messageSequenceAt = -1;
+        messageGuidAt = -1;
+        messageComponentAt = -1;
+        messageSystemInfoAt = -1;
+        int timestampAt = -1;
+        if ((options & MESSAGE_SEQUENCE) != 0) {
+            messageSequenceAt = q;
+            q += 4;
+        }
+        if ((options & MESSAGE_GUID) != 0) {
+            messageGuidAt = q;
+            q += 16;
+        } else if ((options & MESSAGE_COMPONENT_ID) != 0) {
+            messageComponentAt = q;
+            q += 4;
+        }
+        if ((options & MESSAGE_TIMESTAMP) != 0) {
+            timestampAt = q;
+            q += 8;
+        }
+        if ((options & MESSAGE_SYSTEM_INFO) != 0) {
+            messageSystemInfoAt = q;
+            q += 8;
+        }
+        if (q > p + size) {
+            return skipRecord(p, String.format("message option flags 0x%04x need %d bytes, the record has %d",
+                    options, q - p, size));
+        }
+        if (timestampAt >= 0) {
+            timestamp = b.getLong(timestampAt);
+        }
+        // Without a timestamp a message keeps the previous record's time (it was logged after it).
+        userDataOffset = q;
+        return true;
+    }
+
+    private boolean skipRecord(int p, String why) {
+        file.warn(EtlWarning.Kind.BAD_RECORD, fileOffsetOf(p), bufferIndex, why + "; record skipped");
+        return false;
+    }
+
+    private boolean skipRest(int p, String why) {
+        file.warn(EtlWarning.Kind.BAD_RECORD, fileOffsetOf(p), bufferIndex,
+                why + " (offset 0x" + Integer.toHexString(p) + " in the buffer); rest of the buffer skipped");
+        return false;
+    }
+}

@@ -1,0 +1,220 @@
+package org.etw4j.consumer.json;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A minimal streaming JSON writer (RFC 8259): objects, arrays, strings, integers, booleans and null,
+ * written straight to an {@link Appendable}, compact or indented.
+ *
+ * <p>Not thread-safe; one writer per output. It checks the call sequence (a name before every value in an
+ * object, balanced begin/end) and throws {@link IllegalStateException} on misuse; I/O errors of the
+ * output are rethrown as {@link UncheckedIOException}. It does not close the output.
+ */
+public final class JsonWriter {
+    private static final int IN_ARRAY = 1;
+    private static final int IN_OBJECT = 2;
+
+    private final Appendable out;
+    private final String indent;
+    private int[] stack = new int[16];
+    private boolean[] hasElements = new boolean[16];
+    private int depth;
+    private boolean nameWritten;
+    private boolean rootWritten;
+
+    /** A compact writer. */
+    public JsonWriter(Appendable out) {
+        this(out, 0);
+    }
+
+    /** A writer indenting nested values by {@code indentSpaces} (0 = compact, one line). */
+    public JsonWriter(Appendable out, int indentSpaces) {
+        this.out = Objects.requireNonNull(out, "out");
+        if (indentSpaces < 0 || indentSpaces > 16) {
+            throw new IllegalArgumentException("indentSpaces must be 0..16: " + indentSpaces);
+        }
+        this.indent = " ".repeat(indentSpaces);
+    }
+
+    public JsonWriter beginObject() {
+        beforeValue();
+        push(IN_OBJECT);
+        write('{');
+        return this;
+    }
+
+    public JsonWriter endObject() {
+        return close(IN_OBJECT, '}');
+    }
+
+    public JsonWriter beginArray() {
+        beforeValue();
+        push(IN_ARRAY);
+        write('[');
+        return this;
+    }
+
+    public JsonWriter endArray() {
+        return close(IN_ARRAY, ']');
+    }
+
+    /** The name of the next member of the current object. */
+    public JsonWriter name(String name) {
+        Objects.requireNonNull(name, "name");
+        if (depth == 0 || stack[depth - 1] != IN_OBJECT || nameWritten) {
+            throw new IllegalStateException("name() outside an object or twice in a row: " + name);
+        }
+        separate();
+        string(name);
+        write(indent.isEmpty() ? ":" : ": ");
+        nameWritten = true;
+        return this;
+    }
+
+    /** A string value, or null. */
+    public JsonWriter value(String value) {
+        if (value == null) {
+            return nullValue();
+        }
+        beforeValue();
+        string(value);
+        return this;
+    }
+
+    public JsonWriter value(long value) {
+        beforeValue();
+        write(Long.toString(value));
+        return this;
+    }
+
+    public JsonWriter value(boolean value) {
+        beforeValue();
+        write(value ? "true" : "false");
+        return this;
+    }
+
+    public JsonWriter nullValue() {
+        beforeValue();
+        write("null");
+        return this;
+    }
+
+    /** Shortcut for {@code name(name).value(value)}. */
+    public JsonWriter member(String name, String value) {
+        return name(name).value(value);
+    }
+
+    /** Shortcut for {@code name(name).value(value)}. */
+    public JsonWriter member(String name, long value) {
+        return name(name).value(value);
+    }
+
+    /** Whether every begun object and array has been ended and one root value written. */
+    public boolean isComplete() {
+        return depth == 0 && rootWritten;
+    }
+
+    private void beforeValue() {
+        if (depth == 0) {
+            if (rootWritten) {
+                throw new IllegalStateException("a JSON text has one root value");
+            }
+            rootWritten = true;
+            return;
+        }
+        if (stack[depth - 1] == IN_OBJECT) {
+            if (!nameWritten) {
+                throw new IllegalStateException("a value in an object needs a name() first");
+            }
+            nameWritten = false;
+            return;
+        }
+        separate();
+    }
+
+    /** Comma and line break before the second and later elements of the current container. */
+    private void separate() {
+        if (hasElements[depth - 1]) {
+            write(',');
+        }
+        hasElements[depth - 1] = true;
+        newline(depth);
+    }
+
+    private JsonWriter close(int kind, char bracket) {
+        if (depth == 0 || stack[depth - 1] != kind || nameWritten) {
+            throw new IllegalStateException("unbalanced " + bracket);
+        }
+        boolean any = hasElements[depth - 1];
+        depth--;
+        if (any) {
+            newline(depth);
+        }
+        write(bracket);
+        return this;
+    }
+
+    private void push(int kind) {
+        if (depth == stack.length) {
+            stack = Arrays.copyOf(stack, depth * 2);
+            hasElements = Arrays.copyOf(hasElements, depth * 2);
+        }
+        stack[depth] = kind;
+        hasElements[depth] = false;
+        depth++;
+    }
+
+    private void newline(int level) {
+        if (!indent.isEmpty()) {
+            write('\n');
+            for (int i = 0; i < level; i++) {
+                write(indent);
+            }
+        }
+    }
+
+    private void string(String s) {
+        write('"');
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> write("\\\"");
+                case '\\' -> write("\\\\");
+                case '\n' -> write("\\n");
+                case '\r' -> write("\\r");
+                case '\t' -> write("\\t");
+                case '\b' -> write("\\b");
+                case '\f' -> write("\\f");
+                default -> {
+                    // Control characters and the line separators JavaScript cannot hold literally are escaped.
+                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                        write(String.format("\\u%04x", (int) c));
+                    } else {
+                        write(c);
+                    }
+                }
+            }
+        }
+        write('"');
+    }
+
+    private void write(char c) {
+        try {
+            out.append(c);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void write(String s) {
+        try {
+            out.append(s);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package org.etw4j.consumer.decode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlLogfileHeader;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.testing.SharedData;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Truth test: the events Microsoft's TraceEvent listed in its baselines (decoded on Windows) decode here to the
+ * same names and field values.
+ *
+ * <p>How events are paired: TraceEvent's {@code GeneralParsing} test prints the first 5 events of each
+ * {@code Provider/Event} name in time order. We decode the whole .etl in time order (the .etl reader's merged
+ * cursor), keep our first 5 events per name, and compare the k-th baseline event of a name with our k-th event
+ * of that name (pairing by name keeps one unnamed event from shifting all later pairs). Per pair we compare the
+ * relative time, PID, TID, ProceNum, DataLen and every payload field the baseline shows, using
+ * {@link BaselineComparator}'s rules. The {@code COUNT} lines are compared with our per-name totals.
+ *
+ * <p>Documented exceptions (each is counted and reported, never silently dropped):
+ * <ul>
+ *   <li>PName is TraceEvent's process-name table (state built from other events), not event data: not compared.</li>
+ *   <li>PID/TID of kernel (SYSTEM/PERFINFO/classic) records: TraceEvent replaces the header's ids with ids from
+ *       the payload (e.g. Process events get PID = ProcessID) or from its thread table (PERFINFO records have no
+ *       ids at all). Such a difference counts as a "TraceEvent fixup" when the header has no id (-1) or when the
+ *       baseline value equals one of the event's own payload fields; otherwise it is a mismatch.</li>
+ *   <li>{@link #COMPUTED}: fields TraceEvent computes from other events or from bits it interprets itself
+ *       (file names from file keys, elapsed times, parent thread ids, priority bits): skipped, counted.</li>
+ *   <li>{@link #ALIASES}: the same bytes under another name (MS Learn's name here, TraceEvent's in the
+ *       baseline).</li>
+ * </ul>
+ */
+class TraceEventBaselineTest {
+
+    /** Baseline field name -> our field name, per event name prefix. Same bytes, different names. */
+    static final Map<String, Map<String, String>> ALIASES = Map.of(
+            // Process_V2_TypeGroup2 offset 4 is PageFaultCount (MS Learn); TraceEvent calls it MemoryCount.
+            "Windows Kernel/Process/PerfCtr", Map.of("MemoryCount", "PageFaultCount"),
+            // Thread_V3_TypeGroup1 offset 8+4p is Affinity (MS Learn); TraceEvent still calls it StartAddr (V2 name).
+            "Windows Kernel/Thread/", Map.of("StartAddr", "Affinity"));
+
+    /** Fields TraceEvent derives rather than reads from the payload, per event name prefix, with the reason. */
+    static final Map<String, Map<String, String>> COMPUTED = Map.of(
+            "Windows Kernel/Thread/", Map.of(
+                    "ThreadName", "TraceEvent reads a name only when the event is longer than the V3 layout",
+                    "ParentThreadID", "TraceEvent's thread table (the thread that logged the creating event)",
+                    "ParentProcessID", "TraceEvent's thread table"),
+            "Windows Kernel/DiskIO/", Map.of(
+                    "IrpFlags", "TraceEvent masks the priority bits and prints its own IrpFlags enum names",
+                    "Priority", "TraceEvent extracts bits 17-19 of IrpFlags",
+                    "ElapsedTimeMSec", "TraceEvent converts HighResResponseTime with the QPC frequency",
+                    "DiskServiceTimeMSec", "TraceEvent computes it from overlapping I/Os",
+                    "FileName", "TraceEvent maps FileKey to a name from FileIO rundown events"),
+            "Windows Kernel/Image/", Map.of(
+                    "BuildTime", "TraceEvent converts TimeDateStamp to a date",
+                    "FileName", "TraceEvent rewrites kernel paths to drive-letter paths"),
+            "Windows Kernel/Memory/HardFault", Map.of(
+                    "ElapsedTimeMSec", "TraceEvent converts InitialTime with the QPC frequency",
+                    "FileName", "TraceEvent maps FileKey to a name from FileIO rundown events"),
+            "Windows Kernel/PerfInfo/Sample", Map.of(
+                    "ProcessorNumber", "TraceEvent copies the record's processor",
+                    "Priority", "TraceEvent interprets bits of the reserved u16",
+                    "ExecutingDPC", "TraceEvent interprets bits of the reserved u16",
+                    "ExecutingISR", "TraceEvent interprets bits of the reserved u16",
+                    "Rank", "TraceEvent interprets bits of the reserved u16"),
+            "Windows Kernel/Process/", Map.of(
+                    "ImageFileName", "TraceEvent rewrites kernel paths to drive-letter paths (plain names pass)"));
+
+    private static final int PER_NAME = 5;
+
+    /** Outcome of comparing one baseline file. */
+    static final class Report {
+        final String file;
+        int eventsInBaseline;
+        int eventsCompared;
+        int eventsMissing;
+        int fieldsCompared;
+        int fieldsSkipped;
+        int headerChecks;
+        int headerFixups;
+        final List<String> mismatches = new ArrayList<>();
+        final Map<String, Integer> skippedReasons = new TreeMap<>();
+        final List<String> countDifferences = new ArrayList<>();
+        final List<String> missingNames = new ArrayList<>();
+
+        Report(String file) {
+            this.file = file;
+        }
+
+        String summary() {
+            return String.format("%s: baseline events %d, compared %d (missing %d), header checks %d (TraceEvent "
+                            + "fixups %d), fields compared %d, skipped %d, mismatches %d, COUNT differences %d",
+                    file, eventsInBaseline, eventsCompared, eventsMissing, headerChecks, headerFixups,
+                    fieldsCompared, fieldsSkipped, mismatches.size(), countDifferences.size());
+        }
+    }
+
+    /** One of our decoded events with the record facts the baseline prints. */
+    record Ours(DecodedEvent event, HeaderKind kind, int pid, int tid, int processor, double relativeMsec,
+                int pointerSize) {
+    }
+
+    static Path etlFor(String baseline) throws IOException {
+        Path corpus = SharedData.resolve("etl-corpus");
+        try (Stream<Path> s = Files.list(corpus)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("perfview__" + baseline + ".")
+                            && p.getFileName().toString().endsWith(".etl"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no .etl for baseline " + baseline));
+        }
+    }
+
+    static Report compare(String name) throws IOException {
+        TraceEventBaseline baseline = TraceEventBaseline.parse(
+                SharedData.resolve("etl-corpus/expected/traceevent/" + name + ".baseline.txt"));
+        ManifestRegistry registry = new ManifestRegistry();
+        registry.register(SharedData.resolve("manifests/ClrEtwAll.man"));
+        EventDecoder decoder = new EventDecoder(registry);
+
+        Map<String, List<Ours>> firstByName = new HashMap<>();
+        Map<String, Integer> counts = new TreeMap<>();
+        try (EtlFile etl = EtlFile.open(etlFor(name))) {
+            EtlLogfileHeader h = etl.header();
+            EtlCursor c = etl.cursor();
+            EtlRecordEvent adapter = new EtlRecordEvent();
+            while (c.advance()) {
+                EtlRecordView v = c.record();
+                DecodedEvent e = decoder.decode(adapter.of(v));
+                String full = e.fullName();
+                counts.merge(full, 1, Integer::sum);
+                List<Ours> l = firstByName.computeIfAbsent(full, k -> new ArrayList<>());
+                if (l.size() < PER_NAME) {
+                    double rel = (v.timestamp() - h.headerTimestamp()) * 1000.0 / h.perfFreq();
+                    l.add(new Ours(e, v.kind(), v.processId(), v.threadId(), v.processorIndex(), rel,
+                            v.pointerSize()));
+                }
+            }
+        }
+
+        Report r = new Report(name);
+        Map<String, Integer> seen = new HashMap<>();
+        for (TraceEventBaseline.Event b : baseline.events()) {
+            r.eventsInBaseline++;
+            int k = seen.merge(b.name(), 1, Integer::sum) - 1;
+            List<Ours> mine = firstByName.getOrDefault(b.name(), List.of());
+            if (k >= mine.size()) {
+                r.eventsMissing++;
+                if (k == 0) {
+                    r.missingNames.add(b.name());
+                }
+                r.mismatches.add("line " + b.line() + " " + b.name() + ": we have no event #" + (k + 1)
+                        + " of that name");
+                continue;
+            }
+            r.eventsCompared++;
+            compareEvent(r, b, mine.get(k));
+        }
+        for (Map.Entry<String, Integer> e : baseline.counts().entrySet()) {
+            Integer ours = counts.get(e.getKey());
+            if (!e.getValue().equals(ours)) {
+                r.countDifferences.add("COUNT " + e.getKey() + ": TraceEvent " + e.getValue() + ", ours " + ours);
+            }
+        }
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            if (!baseline.counts().containsKey(e.getKey())) {
+                r.countDifferences.add("COUNT " + e.getKey() + ": TraceEvent none, ours " + e.getValue());
+            }
+        }
+        return r;
+    }
+
+    private static void compareEvent(Report r, TraceEventBaseline.Event b, Ours o) {
+        String where = "line " + b.line() + " " + b.name() + ": ";
+        DecodedEvent e = o.event();
+        // time: printed with n3
+        BigDecimal ours = BigDecimal.valueOf(o.relativeMsec()).setScale(3, RoundingMode.HALF_UP);
+        BigDecimal theirs = new BigDecimal(b.timeMsec().replace(",", ""));
+        r.headerChecks++;
+        if (ours.subtract(theirs).abs().compareTo(new BigDecimal("0.001")) > 0) {
+            r.mismatches.add(where + "time " + ours + " vs " + theirs);
+        }
+        r.headerChecks++;
+        if (o.processor() != b.processor()) {
+            r.mismatches.add(where + "ProceNum " + o.processor() + " vs " + b.processor());
+        }
+        r.headerChecks++;
+        if (e.payloadLength() != b.dataLength()) {
+            r.mismatches.add(where + "DataLen " + e.payloadLength() + " vs " + b.dataLength());
+        }
+        checkId(r, where, "PID", o.pid(), b.pid(), o, e);
+        checkId(r, where, "TID", o.tid(), b.tid(), o, e);
+
+        Map<String, String> aliases = forEvent(ALIASES, b.name());
+        Map<String, String> computed = forEvent(COMPUTED, b.name());
+        for (Map.Entry<String, String> f : b.fields().entrySet()) {
+            String fieldName = f.getKey();
+            if (computed.containsKey(fieldName)) {
+                r.fieldsSkipped++;
+                r.skippedReasons.merge(b.name().replaceAll("/[^/]*$", "/*") + "." + fieldName + ": "
+                        + computed.get(fieldName), 1, Integer::sum);
+                continue;
+            }
+            EventField mineField = e.field(aliases.getOrDefault(fieldName, fieldName));
+            r.fieldsCompared++;
+            if (mineField == null) {
+                r.mismatches.add(where + "field " + fieldName + " missing (ours: "
+                        + e.fields().stream().map(EventField::name).toList() + ")");
+                continue;
+            }
+            String why = BaselineComparator.compare(mineField, f.getValue(), o.pointerSize());
+            if (why != null) {
+                r.mismatches.add(where + fieldName + ": " + why);
+            }
+        }
+    }
+
+    private static void checkId(Report r, String where, String what, int ours, int theirs, Ours o, DecodedEvent e) {
+        r.headerChecks++;
+        if (ours == theirs) {
+            return;
+        }
+        boolean kernel = o.kind() != HeaderKind.EVENT_HEADER;
+        if (kernel && (ours == -1 || payloadHas(e, theirs))) {
+            r.headerFixups++;
+            return;
+        }
+        r.mismatches.add(where + what + " " + ours + " vs " + theirs);
+    }
+
+    private static boolean payloadHas(DecodedEvent e, int value) {
+        for (EventField f : e.fields()) {
+            Long l = f.asLong();
+            if (l != null && (int) (long) l == value) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Map<String, String> forEvent(Map<String, Map<String, String>> table, String eventName) {
+        Map<String, String> out = new LinkedHashMap<>();
+        table.forEach((prefix, m) -> {
+            if (eventName.startsWith(prefix)) {
+                out.putAll(m);
+            }
+        });
+        return out;
+    }
+
+    static void print(Report r) {
+        System.out.println(r.summary());
+        r.mismatches.stream().limit(60).forEach(m -> System.out.println("  MISMATCH " + m));
+        if (r.mismatches.size() > 60) {
+            System.out.println("  ... " + (r.mismatches.size() - 60) + " more");
+        }
+        r.countDifferences.stream().limit(40).forEach(m -> System.out.println("  " + m));
+        r.skippedReasons.forEach((k, v) -> System.out.println("  skipped " + v + "x " + k));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"gcevents", "gcrundownevents", "primitive-types", "net.4.5.2.x64"})
+    void decodesLikeTraceEvent(String baseline) throws IOException {
+        Report r = compare(baseline);
+        print(r);
+        assertTrue(r.eventsCompared > 0);
+        assertEquals(List.of(), r.mismatches);
+    }
+}

@@ -1,0 +1,239 @@
+package org.etw4j.samples.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.etw4j.Guid;
+import org.etw4j.Level;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.decode.ProviderManifest;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.EnableProperty;
+import org.etw4j.controller.EventFilter;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionStatistics;
+import org.etw4j.controller.TraceSession;
+import org.etw4j.provider.ActivityScope;
+import org.etw4j.provider.ControlCode;
+import org.etw4j.provider.EnableState;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.sim.SimulatedBackend;
+import org.etw4j.spi.TraceConsumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code etw demo}: one provider, two real-time sessions with different filters, events from several threads,
+ * and a check that each session received exactly what its filters let through.
+ *
+ * <p>A picocli command object: one instance per command line, not thread-safe. Runs on its own
+ * {@link SimulatedBackend} (a private simulated machine), so it behaves the same on every OS and never touches
+ * the real ETW of a Windows machine. Exit code 0 when every check passes, 1 otherwise.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Registers a provider, starts two real-time sessions with different filters, writes",
+                       "manifest-style and TraceLogging events from several threads (with activities and a",
+                       "CAPTURE_STATE request), consumes both sessions and checks what each received.",
+                       "Runs on etw4j's simulated ETW (pure Java) on every OS."})
+final class DemoCommand implements Callable<Integer> {
+    static final String SESSION_A = "etw4j-demo-A";
+    static final String SESSION_B = "etw4j-demo-B";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--events", paramLabel = "N", defaultValue = "250",
+            description = "rounds per worker thread; each round writes the 6 per-round event kinds once "
+                    + "(default: ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "4",
+            description = "worker threads writing events (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Override
+    public Integer call() throws Exception {
+        if (rounds < 1 || rounds > 1_000_000) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--events must be 1-1000000, got " + rounds);
+        }
+        if (threads < 1 || threads > 256) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--threads must be 1-256, got " + threads);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        DemoRun run = new DemoRun(threads, rounds).execute();
+        boolean ok = new DemoReport(run).print(out);
+        out.flush();
+        return ok ? EtwCommand.OK : EtwCommand.FAILED;
+    }
+
+    /** The session configuration and filters for A and B (see {@link DemoKind} for what they imply). */
+    static EnableParameters parametersA() {
+        return EnableParameters.of(Level.INFORMATIONAL, DemoEvents.KEYWORD_REQUESTS);
+    }
+
+    static EnableParameters parametersB() {
+        return EnableParameters.builder()
+                .level(Level.VERBOSE)
+                .property(EnableProperty.IGNORE_KEYWORD_0)
+                .filter(EventFilter.EventIds.deny(DemoEvents.CACHE_MISS.id()))
+                .build();
+    }
+
+    /**
+     * One execution of the demo scenario and what it observed.
+     *
+     * <p>Not thread-safe: built and run by one thread; its worker and consumer threads are joined before
+     * {@link #execute()} returns.
+     */
+    static final class DemoRun {
+        final int workers;
+        final int rounds;
+        final Set<Guid> jobActivities = ConcurrentHashMap.newKeySet();
+        final LongAdder writeFailures = new LongAdder();
+        SessionTally tallyA;
+        SessionTally tallyB;
+        SessionStatistics statsA;
+        SessionStatistics statsB;
+        EnableState enableState;
+        ProviderManifest manifest;
+        boolean captureAnswered;
+        List<String> problems = new ArrayList<>();
+
+        DemoRun(int workers, int rounds) {
+            this.workers = workers;
+            this.rounds = rounds;
+        }
+
+        DemoRun execute() throws Exception {
+            SimulatedBackend backend = new SimulatedBackend();
+            manifest = DemoEvents.loadManifest();
+            ManifestRegistry registry = new ManifestRegistry();
+            registry.register(manifest);
+            EventDecoder decoder = new EventDecoder(registry);
+            tallyA = new SessionTally(decoder);
+            tallyB = new SessionTally(decoder);
+            CountDownLatch captured = new CountDownLatch(1);
+
+            try (EtwProvider provider = EtwProvider.builder(DemoEvents.PROVIDER_NAME)
+                    .backend(backend)
+                    .onEnable((p, n) -> {
+                        if (n.controlCode() == ControlCode.CAPTURE_STATE) {
+                            // Runs on the provider's notification thread: log the state of every worker.
+                            for (int w = 0; w < workers; w++) {
+                                count(p.event(DemoEvents.PROVIDER_STATE).int32(w).string("worker-" + w + " idle").write());
+                            }
+                            captured.countDown();
+                        }
+                    })
+                    .register();
+                 TraceSession a = TraceSession.start(sessionConfig(SESSION_A), backend);
+                 TraceSession b = TraceSession.start(sessionConfig(SESSION_B), backend)) {
+
+                Thread consumerA = consume(backend, SESSION_A, tallyA);
+                Thread consumerB = consume(backend, SESSION_B, tallyB);
+
+                a.enable(provider.id(), parametersA());
+                b.enable(provider.id(), parametersB());
+                enableState = provider.enableState();
+
+                writeFromWorkers(provider);
+
+                a.captureState(provider.id(), parametersA());
+                captureAnswered = captured.await(30, TimeUnit.SECONDS);
+
+                a.stop(); // flushes, then ends the consumer (seed 003: ProcessTrace returns)
+                b.stop();
+                join(consumerA);
+                join(consumerB);
+                statsA = a.statistics();
+                statsB = b.statistics();
+            }
+            for (Throwable t : backend.backgroundErrors()) {
+                problems.add("backend: " + EtwCommand.oneLine(t));
+            }
+            return this;
+        }
+
+        private static SessionConfig sessionConfig(String name) {
+            // Room for every event of a large run even if a consumer falls behind (64 KB x 1024 at most).
+            return SessionConfig.realTime(name).bufferSizeKb(64).buffers(4, 1024)
+                    .flushTimer(Duration.ofSeconds(1)).build();
+        }
+
+        /** Starts a platform thread running a real-time consumer of {@code session} into {@code sink}. */
+        private static Thread consume(SimulatedBackend backend, String session, SessionTally sink) {
+            TraceConsumer consumer = backend.openRealTime(session, sink);
+            Thread t = new Thread(() -> {
+                try (consumer) {
+                    consumer.process();
+                }
+            }, "etw-demo-consumer-" + session);
+            t.setDaemon(true);
+            t.start();
+            return t;
+        }
+
+        private void join(Thread t) throws InterruptedException {
+            t.join(60_000);
+            if (t.isAlive()) {
+                problems.add(t.getName() + " did not finish within 60 s");
+            }
+        }
+
+        private void writeFromWorkers(EtwProvider provider) throws InterruptedException {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> list = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                int worker = w;
+                Thread t = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                    work(provider, worker);
+                }, "etw-demo-worker-" + w);
+                t.start();
+                list.add(t);
+            }
+            go.countDown();
+            for (Thread t : list) {
+                t.join();
+            }
+        }
+
+        /** One worker: an activity around its rounds, six events per round. */
+        private void work(EtwProvider p, int w) {
+            try (ActivityScope job = p.startActivity(DemoEvents.JOB)) {
+                jobActivities.add(job.activityId());
+                count(job.startStatus());
+                for (int r = 0; r < rounds; r++) {
+                    int requestId = w * 1_000_000 + r;
+                    count(p.event(DemoEvents.REQUEST_RECEIVED).int32(requestId).string("/api/items/" + r).write());
+                    count(p.event(DemoEvents.REQUEST_DETAIL).int32(requestId).string("parsed").write());
+                    count(p.event(DemoEvents.CACHE_MISS).string("item-" + r).uint32(16L * r).write());
+                    count(p.event(DemoEvents.SLOW_REQUEST).int32(requestId).float64(r * 0.5 + w).write());
+                    count(p.event(DemoEvents.TICK).int32(w).string("worker-" + w).float64(r / 10.0).write());
+                    count(p.event(DemoEvents.SAMPLE).int32(w).int32(r).float64((double) r / rounds).write());
+                }
+            }
+        }
+
+        private void count(int status) {
+            if (status != 0) {
+                writeFailures.increment();
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.etw4j.samples.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code etw} command: the entry point of the {@code ./etw} launcher and its subcommands.
+ *
+ * <p>Not instantiated by users. {@link #execute(PrintWriter, PrintWriter, String...)} runs one command line
+ * and returns its exit code; it may be called repeatedly and from several threads (each call builds its own
+ * picocli {@link CommandLine}). Exit codes: {@value #OK} success, {@value #FAILED} runtime failure (a one-line
+ * message on stderr; set {@code ETW_DEBUG=1} for the stack trace), {@value #USAGE} bad command line.
+ */
+@Command(name = "etw",
+        mixinStandardHelpOptions = true,
+        versionProvider = Versions.class,
+        description = "Event Tracing for Windows on the JVM: providers, sessions, .etl files.%n"
+                + "Off Windows, sessions run on etw4j's simulated ETW (pure Java).",
+        subcommands = {
+            DemoCommand.class,
+            GuidCommand.class,
+            SummaryCommand.class,
+            DumpCommand.class,
+            RecordCommand.class,
+            LiveCommand.class,
+            CommandLine.HelpCommand.class
+        },
+        footer = {"", "Exit codes: 0 ok, 1 runtime error, 2 usage error.",
+                  "Run 'etw COMMAND --help' for a command's options."})
+public final class EtwCommand implements Runnable {
+    /** Exit code: success. */
+    public static final int OK = 0;
+    /** Exit code: the command failed at run time. */
+    public static final int FAILED = 1;
+    /** Exit code: the command line was wrong. */
+    public static final int USAGE = 2;
+
+    /** Environment variable the launcher sets to 1 when stderr is a terminal (Java cannot tell by itself). */
+    static final String STDERR_TTY_ENV = "ETW_STDERR_TTY";
+
+    private static volatile boolean progressAllowed;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        // "etw" alone: say what there is.
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs the command line and exits the JVM with its code. */
+    public static void main(String[] args) {
+        progressAllowed = stderrIsTerminal();
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        int code = execute(out, err, args);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /**
+     * Whether long reads may draw a progress line on stderr: only when {@link #main} runs and stderr is a
+     * terminal, never for {@link #execute} callers (tests, embedding), whose streams are their own.
+     */
+    static boolean progressAllowed() {
+        return progressAllowed;
+    }
+
+    /**
+     * The launcher tests stderr with {@code [ -t 2 ]} and says so in {@value #STDERR_TTY_ENV}; without the launcher,
+     * a console attached to a terminal is the best guess Java has (it checks stdin and stdout, not stderr).
+     */
+    private static boolean stderrIsTerminal() {
+        String env = System.getenv(STDERR_TTY_ENV);
+        if (env != null) {
+            return env.equals("1");
+        }
+        java.io.Console c = System.console();
+        return c != null && c.isTerminal();
+    }
+
+    /** Runs one command line, writing to {@code out} and {@code err}; returns the exit code. */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = commandLine(out, err);
+        return cl.execute(args);
+    }
+
+    /** A configured command line (output streams, error handling, exit codes). */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new EtwCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter e = commandLine.getErr();
+            if (ex instanceof CommandLine.ParameterException) {
+                // a usage problem found while running (normally routed to the handler below by picocli)
+                e.println(commandLine.getCommandName() + ": " + ex.getMessage());
+                e.flush();
+                return USAGE;
+            }
+            e.println(commandLine.getCommandName() + ": " + oneLine(ex));
+            if (System.getenv("ETW_DEBUG") != null) {
+                ex.printStackTrace(e);
+            }
+            e.flush();
+            return FAILED;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            PrintWriter e = c.getErr();
+            e.println(c.getCommandName() + ": " + ex.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, e)) {
+                e.println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            }
+            e.flush();
+            return USAGE;
+        });
+        return cl;
+    }
+
+    /** A failure as one line: the message, or the exception type when there is none. */
+    static String oneLine(Throwable t) {
+        Throwable cause = t;
+        // Wrappers without a message of their own: report what they wrap.
+        while ((cause.getMessage() == null || cause.getMessage().isBlank()) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        String m = cause.getMessage();
+        String text = m == null || m.isBlank() ? cause.getClass().getSimpleName() : m;
+        if (cause instanceof java.nio.file.NoSuchFileException) {
+            text = "no such file: " + m;
+        } else if (cause instanceof java.nio.file.AccessDeniedException) {
+            text = "access denied: " + m;
+        } else if (!(cause instanceof CliException) && !(cause instanceof java.io.IOException)
+                && !(cause instanceof org.etw4j.EtwException) && !(cause instanceof IllegalArgumentException)
+                && !(cause instanceof IllegalStateException)) {
+            text = cause.getClass().getSimpleName() + ": " + text;
+        }
+        return text.replace('\n', ' ').replace('\r', ' ');
+    }
+}

@@ -1,0 +1,168 @@
+package org.etw4j.samples.cli;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.etw4j.Guid;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.DecodedEventText;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.spi.RawEventRecord;
+import org.etw4j.spi.RecordSink;
+
+/**
+ * What one real-time session delivered to the demo's consumer: counts per event kind, level, id and activity,
+ * keyword-0 events, one decoded sample per kind, losses and errors.
+ *
+ * <p>Confined to the consumer thread while {@code process()} runs; read by the demo thread after joining that
+ * thread (the join orders the writes before the reads). Not reusable.
+ */
+final class SessionTally implements RecordSink {
+    /** EventTraceGuid: the provider of the synthetic trace-header event a consumer gets first (seed 003). */
+    static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
+
+    private final EventDecoder decoder;
+    private final Map<DemoKind, Long> byKind = new EnumMap<>(DemoKind.class);
+    private final Map<String, Long> otherKinds = new LinkedHashMap<>();
+    private final long[] byLevel = new long[256];
+    private final Map<Integer, Long> byId = new HashMap<>();
+    private final Map<Guid, Long> byActivity = new HashMap<>();
+    private final Map<DemoKind, String> samples = new EnumMap<>(DemoKind.class);
+    private final List<String> errors = new ArrayList<>();
+    private long events;
+    private long headerEvents;
+    private long keywordZero;
+    private long undecoded;
+    private long lostEvents;
+    private long lostBuffers;
+
+    SessionTally(EventDecoder decoder) {
+        this.decoder = decoder;
+    }
+
+    @Override
+    public void onRecord(RawEventRecord r) {
+        if (r.providerIdMsb() == EVENT_TRACE_GUID.mostSignificantBits()
+                && r.providerIdLsb() == EVENT_TRACE_GUID.leastSignificantBits()) {
+            headerEvents++;
+            return;
+        }
+        events++;
+        byLevel[r.level() & 0xFF]++;
+        byId.merge(r.id(), 1L, Long::sum);
+        byActivity.merge(r.activityId(), 1L, Long::sum);
+        if (r.keyword() == 0) {
+            keywordZero++;
+        }
+        DecodedEvent e = decoder.decode(r);
+        if (e.source() == SchemaSource.NONE || e.hasFieldErrors()) {
+            undecoded++;
+        }
+        String name = e.eventName() + opcodeSuffix(e.source(), r.opcode());
+        DemoKind kind = DemoKind.byDisplayName(name);
+        if (kind == null) {
+            otherKinds.merge(name, 1L, Long::sum);
+            return;
+        }
+        byKind.merge(kind, 1L, Long::sum);
+        samples.computeIfAbsent(kind, k -> sample(r, e));
+    }
+
+    /** TraceLogging events are named by their schema only; start/stop are told apart by the opcode. */
+    private static String opcodeSuffix(SchemaSource source, int opcode) {
+        if (source != SchemaSource.TRACELOGGING) {
+            return "";
+        }
+        return switch (opcode) {
+            case 1 -> "/Start";
+            case 2 -> "/Stop";
+            default -> "";
+        };
+    }
+
+    private static String sample(RawEventRecord r, DecodedEvent e) {
+        Guid act = r.activityId();
+        String activity = act.isNull() ? "-" : act.toString().substring(0, 8);
+        return "level " + r.level() + ", keyword 0x" + Long.toHexString(r.keyword()) + ", activity " + activity
+                + ": " + DecodedEventText.format(e);
+    }
+
+    @Override
+    public void onLost(long events, long buffers) {
+        lostEvents += events;
+        lostBuffers += buffers;
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        if (errors.size() < 10) {
+            errors.add(EtwCommand.oneLine(error));
+        }
+    }
+
+    long received(DemoKind kind) {
+        return byKind.getOrDefault(kind, 0L);
+    }
+
+    Map<String, Long> otherKinds() {
+        return otherKinds;
+    }
+
+    long events() {
+        return events;
+    }
+
+    long headerEvents() {
+        return headerEvents;
+    }
+
+    long atLevel(int level) {
+        return byLevel[level & 0xFF];
+    }
+
+    long withId(int id) {
+        return byId.getOrDefault(id, 0L);
+    }
+
+    long keywordZero() {
+        return keywordZero;
+    }
+
+    long undecoded() {
+        return undecoded;
+    }
+
+    /** Events whose activity id is one of {@code ids}. */
+    long withActivity(Set<Guid> ids) {
+        long n = 0;
+        for (Guid id : ids) {
+            n += byActivity.getOrDefault(id, 0L);
+        }
+        return n;
+    }
+
+    long withoutActivity() {
+        return byActivity.getOrDefault(Guid.NULL, 0L);
+    }
+
+    String sample(DemoKind kind) {
+        return samples.get(kind);
+    }
+
+    long lostEvents() {
+        return lostEvents;
+    }
+
+    long lostBuffers() {
+        return lostBuffers;
+    }
+
+    List<String> errors() {
+        return errors;
+    }
+}

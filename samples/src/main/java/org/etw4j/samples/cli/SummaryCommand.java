@@ -1,0 +1,114 @@
+package org.etw4j.samples.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.Callable;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlLogfileHeader;
+import org.etw4j.consumer.etl.EtlSummary;
+import org.etw4j.consumer.etl.HeaderKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code etw summary [--json] FILE...}: header facts, record counts per header kind and provider, first and last
+ * timestamps of .etl files, read with etw-consumer's pure-Java reader ({@link EtlSummary}).
+ *
+ * <p>A picocli command object: one instance per command line, not thread-safe. The JSON is exactly
+ * {@link EtlSummary}'s: one object for one file, an array for several.
+ */
+@Command(name = "summary", mixinStandardHelpOptions = true,
+        description = {"Summarizes .etl files: logfile header, records per header kind and per provider,",
+                       "first and last timestamps. Pure Java: works on any OS."})
+final class SummaryCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "print JSON (one object for one file, an array for several)")
+    boolean json;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
+    List<Path> files;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        for (Path f : files) {
+            if (!Files.isRegularFile(f)) {
+                throw new CliException("not a file: " + f);
+            }
+        }
+        List<EtlSummary> summaries = new ArrayList<>();
+        try (Progress progress = Progress.forFiles(spec.commandLine().getErr(), files)) {
+            for (Path f : files) {
+                progress.startFile(f);
+                try (EtlFile file = EtlFile.open(f)) {
+                    summaries.add(EtlSummary.of(file));
+                } catch (IOException | RuntimeException e) {
+                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
+                }
+                progress.fileDone(f);
+            }
+        }
+        if (json) {
+            out.println(summaries.size() == 1 ? summaries.get(0).toJson() : EtlSummary.toJson(summaries));
+        } else {
+            for (int i = 0; i < summaries.size(); i++) {
+                if (i > 0) {
+                    out.println();
+                }
+                printText(out, summaries.get(i), files.get(i));
+            }
+        }
+        out.flush();
+        return EtwCommand.OK;
+    }
+
+    private static void printText(PrintWriter out, EtlSummary s, Path path) throws IOException {
+        EtlLogfileHeader h = s.header();
+        out.println(s.file() + "  (" + Files.size(path) + " bytes)");
+        TextTable t = new TextTable("  ");
+        t.row("session", h.sessionName().isEmpty() ? "(no name)" : h.sessionName());
+        t.row("started", EtlSummary.formatFileTime(h.startTime()));
+        t.row("stopped", h.endTime() == 0 ? "(not recorded)" : EtlSummary.formatFileTime(h.endTime()));
+        t.row("recorded on", "Windows " + h.majorVersion() + "." + h.minorVersion() + " build " + h.osBuild()
+                + ", " + h.numberOfProcessors() + " processors, pointer size " + h.pointerSize());
+        t.row("buffers", h.buffersWritten() + " x " + h.bufferSize() + " bytes"
+                + (h.compressedMode() ? ", compressed" : "") + ", log file mode 0x" + Long.toHexString(h.logFileMode()));
+        t.row("clock", h.clockType() + " (" + h.clockTypeCode() + ")");
+        t.row("lost", h.eventsLost() + " events, " + h.buffersLost() + " buffers");
+        t.row("records", s.totalRecords() + kinds(s.recordsByHeaderKind()));
+        if (s.totalRecords() > 0) {
+            t.row("first", EtlSummary.formatFileTime(s.firstFileTime()));
+            t.row("last", EtlSummary.formatFileTime(s.lastFileTime()));
+        }
+        if (s.warnings() > 0) {
+            t.row("warnings", s.warnings() + " malformed buffers or records skipped");
+        }
+        t.print(out);
+        out.println("  providers (" + s.providers().size() + ")");
+        TextTable p = new TextTable("    ");
+        for (EtlSummary.ProviderSummary ps : s.providers()) {
+            p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), kinds(ps.byHeaderKind()).trim());
+        }
+        p.print(out);
+    }
+
+    private static String kinds(Map<HeaderKind, Long> kinds) {
+        StringJoiner j = new StringJoiner(", ", " (", ")");
+        j.setEmptyValue("");
+        for (Map.Entry<HeaderKind, Long> e : kinds.entrySet()) {
+            j.add(e.getKey() + " " + e.getValue());
+        }
+        return j.toString();
+    }
+}
