@@ -9,4 +9,10 @@ module org.etw4j.consumer {
 
     exports org.etw4j.consumer.etl;
     exports org.etw4j.consumer.json;
+    // Streams, the .etl writer and the relogger (added by the writer/stream helper).
+    exports org.etw4j.consumer;
+    exports org.etw4j.consumer.writer;
+    exports org.etw4j.consumer.relog;
+
+    provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.writer.EtlLogFileSinkFactory;
 }

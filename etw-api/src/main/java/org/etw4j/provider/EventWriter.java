@@ -214,7 +214,7 @@ public final class EventWriter {
      */
     public int write() {
         if (!enabled) {
-            return 0;
+            return provider.isClosed() ? provider.failed(descriptor, org.etw4j.Win32Error.ERROR_INVALID_HANDLE.code()) : 0;
         }
         data.clear();
         if (traceLogging != null) {

@@ -18,11 +18,13 @@ final class SessionClock {
     private final long startNanos = System.nanoTime();
     private final long startFileTime;
     private final long startRaw;
+    private final TimestampConverter converter;
 
     SessionClock(ClockType type) {
         this.type = type;
         this.startFileTime = TimestampConverter.toFileTime(java.time.Instant.now());
         this.startRaw = type == ClockType.SYSTEM_TIME ? startFileTime : startNanos / 100 & 0x0000_FFFF_FFFF_FFFFL;
+        this.converter = newConverter();
     }
 
     /** The current raw timestamp. */
@@ -54,6 +56,10 @@ final class SessionClock {
     }
 
     TimestampConverter converter() {
+        return converter;
+    }
+
+    private TimestampConverter newConverter() {
         switch (type) {
             case SYSTEM_TIME:
                 return TimestampConverter.systemTime(startFileTime, startRaw);

@@ -9,6 +9,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.format.EventHeaderView;
 import org.etw4j.format.LogfileHeader;
+import org.etw4j.format.TimestampConverter;
 import org.etw4j.format.WmiBufferLayout;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.TraceConsumer;
@@ -98,16 +99,29 @@ final class SimConsumer implements TraceConsumer {
     private void deliverRecords(SessionBuffer b) {
         int end = b.bb.getInt(WmiBufferLayout.SAVED_OFFSET);
         int p = WmiBufferLayout.HEADER_SIZE;
+        TimestampConverter timestamps = session.timestampConverter();
         while (p + HEADER_SIZE <= end && !closed) {
             int size;
             try {
-                size = view.reset(b.bb, p, 0, session.timestampConverter());
+                size = view.reset(b.bb, p, 0, timestamps);
             } catch (IllegalArgumentException e) {
-                safe(() -> sink.onError(e));
+                reportError(e);
                 return;
             }
-            safe(() -> sink.onRecord(view));
+            try {
+                sink.onRecord(view); // no lambda here: this loop must not allocate per record
+            } catch (Throwable t) {
+                reportError(t);
+            }
             p += WmiBufferLayout.align(size);
+        }
+    }
+
+    private void reportError(Throwable t) {
+        try {
+            sink.onError(t);
+        } catch (Throwable ignored) {
+            // the error handler itself failed: nothing more to tell
         }
     }
 

@@ -216,6 +216,14 @@ public final class ProviderTraits {
         return encoded.clone();
     }
 
+    /**
+     * The encoded blob itself, without copying, for the write path (it goes to ETW as the Type-2 data descriptor
+     * of every TraceLogging write). <b>Do not modify it</b>: the instance is shared.
+     */
+    public byte[] encodedArrayUnsafe() {
+        return encoded;
+    }
+
     private Optional<Guid> guidTrait(int type) {
         for (Trait t : traits) {
             if (t.type == type && t.data.length == Guid.BYTES) {

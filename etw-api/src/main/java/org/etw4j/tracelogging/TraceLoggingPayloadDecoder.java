@@ -30,6 +30,12 @@ final class TraceLoggingPayloadDecoder {
     private final int start;
     private final int limit;
     private final int pointerSize;
+    /**
+     * Values still allowed. Each value but NULL consumes at least one byte, so a real payload stays far below this;
+     * the budget stops hostile metadata (fixed arrays of structs of NULL fields) from producing billions of values
+     * out of a few bytes.
+     */
+    private long valueBudget;
     private int pos;
 
     TraceLoggingPayloadDecoder(ByteBuffer buf, int pointerSize) {
@@ -38,6 +44,7 @@ final class TraceLoggingPayloadDecoder {
         this.limit = buf.limit();
         this.pointerSize = pointerSize;
         this.pos = start;
+        this.valueBudget = 65_536L + 4L * (limit - start);
     }
 
     int position() {
@@ -92,6 +99,9 @@ final class TraceLoggingPayloadDecoder {
 
     private Object value(TraceLoggingSchema.FieldNode node) {
         TraceLoggingField f = node.field();
+        if (--valueBudget < 0) {
+            throw fail(f, "more values than a payload of " + (limit - start) + " bytes can hold (malformed metadata)");
+        }
         switch (f.inType()) {
             case NULL:
                 return null;

@@ -298,7 +298,9 @@ public final class TraceLoggingSchema {
      *                    used if such a field appears, as TraceLogging writers must not emit it
      * @return the top-level fields in order; value types are listed on {@link DecodedField}
      * @throws TraceLoggingDecodeException naming the field and the payload offset when the data is truncated
-     *                                     or malformed
+     *                                     or malformed, or when the metadata would produce more values than the
+     *                                     payload size allows (65536 + 4 per byte: a guard against hostile
+     *                                     metadata such as fixed arrays of structs of NULL fields)
      */
     public List<DecodedField> decode(ByteBuffer payload, int pointerSize) {
         if (pointerSize != 4 && pointerSize != 8) {

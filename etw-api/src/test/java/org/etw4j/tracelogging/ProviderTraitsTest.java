@@ -40,6 +40,8 @@ class ProviderTraitsTest {
         assertEquals(List.of(), t.otherTraits());
         assertEquals(1, t.traits().size());
         assertArrayEquals(LXCORE, t.encoded());
+        assertArrayEquals(LXCORE, t.encodedArrayUnsafe());
+        org.junit.jupiter.api.Assertions.assertSame(t.encodedArrayUnsafe(), t.encodedArrayUnsafe());
         assertEquals(ProviderTraits.of("Microsoft.Windows.Subsystem.LxCore", LXCORE_GROUP), t);
     }
 

@@ -182,6 +182,16 @@ class TraceLoggingSchemaTest {
     }
 
     @Test
+    void hostileMetadataCannotExplodeTheValueCount() {
+        // 65535 structs x 65535 structs x one NULL field: 4 billion values from an empty payload.
+        byte[] meta = Bytes.of().h("0000").h("00").z("E").z("a").h("b801ffff").z("b").h("b801ffff").z("n").h("00").bytes();
+        meta[0] = (byte) meta.length;
+        TraceLoggingSchema s = TraceLoggingSchema.parse(meta);
+        TraceLoggingDecodeException e = assertThrows(TraceLoggingDecodeException.class, () -> s.decode(new byte[0], 8));
+        assertTrue(e.getMessage().contains("more values than a payload"), e.getMessage());
+    }
+
+    @Test
     void sidAndFileTimeAndBinaryValues() {
         TraceLoggingSchema s = TraceLoggingEvent.builder("V").sidField("sid").sidField("big").fileTimeField("ft")
                 .field("b", InType.BINARY).binaryField("cb").field("bool", InType.BOOL32).build().schema();

@@ -14,7 +14,8 @@ import java.util.Objects;
  *       zero-extended);</li>
  *   <li>UINT32, HEXINT32: {@link Long}, zero-extended; INT64, UINT64, HEXINT64, POINTER, SIZET: {@link Long}
  *       with the raw 64 bits (use {@link Long#toUnsignedString(long)} for the unsigned ones);</li>
- *   <li>FLOAT, DOUBLE: {@link Double}; BOOLEAN: {@link Boolean}; GUID: {@link org.etw4j.Guid};</li>
+ *   <li>FLOAT, DOUBLE: {@link Double}; BOOLEAN, and any integer type whose out type is
+ *       {@link OutType#BOOLEAN}: {@link Boolean}; GUID: {@link org.etw4j.Guid};</li>
  *   <li>FILETIME, SYSTEMTIME: {@link java.time.Instant} (SYSTEMTIME read as UTC);</li>
  *   <li>strings and SIDs: {@link String}; BINARY and the counted binary types: {@code byte[]};</li>
  *   <li>arrays ({@code count}): {@link List} of the element values; structs: {@link StructValue}, arrays of

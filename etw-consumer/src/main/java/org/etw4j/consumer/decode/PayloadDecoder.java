@@ -210,7 +210,7 @@ public final class PayloadDecoder {
         EventField scalar(DataSpec d, Scope scope) {
             int start = pos;
             try {
-                Object v = value(d, scope);
+                Object v = asBooleanIfDeclared(value(d, scope), d.outType());
                 return EventField.of(d.name(), d.inType(), d.outType(), v, label(d, v));
             } catch (FieldProblem p) {
                 int end = p.size >= 0 ? Math.min(limit, start + p.size) : limit;
@@ -493,6 +493,17 @@ public final class PayloadDecoder {
             b.get(at, r);
             return r;
         }
+    }
+
+    /**
+     * An integer whose out type is {@link OutType#BOOLEAN} (e.g. a TraceLogging {@code UINT8} bool, or a manifest
+     * {@code win:UInt8} with {@code xs:boolean}) is a boolean: non-zero is true.
+     */
+    static Object asBooleanIfDeclared(Object v, OutType out) {
+        if (out == OutType.BOOLEAN && (v instanceof Integer || v instanceof Long)) {
+            return ((Number) v).longValue() != 0;
+        }
+        return v;
     }
 
     /** Converts a FILETIME (100 ns ticks since 1601-01-01 UTC) to an instant. */

@@ -72,8 +72,9 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
         if (in == null) {
             in = InType.NULL;
         }
+        OutType out = outType(f.outType(), in);
         Object v = in == InType.STRUCT ? structValue(f.value()) : value(f.value());
-        return EventField.of(f.name(), in, outType(f.outType(), in), v, null);
+        return EventField.of(f.name(), in, out, PayloadDecoder.asBooleanIfDeclared(v, out), null);
     }
 
     /** A struct is a list of its members; an array of structs a list of such lists. */

@@ -162,12 +162,13 @@ public final class EtlFile implements AutoCloseable {
     /** A cursor over all records in the given order. */
     public EtlCursor cursor(EtlOrder order) {
         checkOpen();
+        InflateMemory memory = new InflateMemory(this);
         if (order == EtlOrder.FILE) {
-            return new MergingCursor(new RecordStream[] {new RecordStream(this, -1, 0)});
+            return new MergingCursor(new RecordStream[] {new RecordStream(this, -1, 0, memory)});
         }
         RecordStream[] streams = new RecordStream[processors.length];
         for (int i = 0; i < streams.length; i++) {
-            streams[i] = new RecordStream(this, processors[i], i);
+            streams[i] = new RecordStream(this, processors[i], i, memory);
         }
         return new MergingCursor(streams);
     }

@@ -38,7 +38,7 @@ final class RecordStream {
     private long nextBufferIndex;
     private byte[] inflated;
     private ByteBuffer inflatedView;
-    private byte[] compressed;
+    private final InflateMemory memory;
 
     // Current buffer.
     ByteBuffer buffer;
@@ -66,9 +66,11 @@ final class RecordStream {
     /**
      * @param processorFilter processor index whose buffers this stream reads, or -1 for all (file order)
      * @param id              tie-breaker in the merge (lower first)
+     * @param memory          decompression memory shared by the streams of one cursor
      */
-    RecordStream(EtlFile file, int processorFilter, int id) {
+    RecordStream(EtlFile file, int processorFilter, int id, InflateMemory memory) {
         this.file = file;
+        this.memory = memory;
         this.processorFilter = processorFilter;
         this.id = id;
         this.timestamp = file.clock().origin();
@@ -118,13 +120,12 @@ final class RecordStream {
         processor = b.processor;
         compressedBuffer = b.compressed;
         if (b.compressed) {
-            if (inflated == null) {
-                // Compressed buffers never exceed the logical size (describeBuffer checks), so both fit.
-                inflated = new byte[file.logicalBufferSize()];
+            if (inflated == null || inflated.length < b.savedOffset) {
+                inflated = memory.grow(inflated, b.savedOffset, b.offset, b.index);
                 inflatedView = ByteBuffer.wrap(inflated).order(ByteOrder.LITTLE_ENDIAN);
-                compressed = new byte[file.logicalBufferSize()];
             }
             // One bulk copy out of the mapping; decoding from an array is several times faster.
+            byte[] compressed = memory.scratch(b.available);
             file.slice(b.offset, b.available).get(0, compressed, 0, b.available);
             System.arraycopy(compressed, 0, inflated, 0, HEADER);
             int wanted = b.savedOffset - HEADER;

@@ -32,12 +32,12 @@ public final class EventHeaderExtendedDataItem {
             ValueLayout.JAVA_SHORT.withName("Reserved1"),
             ValueLayout.JAVA_SHORT.withName("ExtType"),
             ValueLayout.JAVA_SHORT.withName(BIT_FIELD_WORD),
-            ValueLayout.JAVA_SHORT.withName("DataSize"), java.lang.foreign.MemoryLayout.paddingLayout(2),
+            ValueLayout.JAVA_SHORT.withName("DataSize"),
             ValueLayout.JAVA_LONG.withName("DataPtr"))
             .withName("EVENT_HEADER_EXTENDED_DATA_ITEM");
 
     /** {@code Linkage:1}: set when another item of the same type follows (documented as reserved). */
-    public static final BitField LINKAGE = new BitField("Linkage", wordOffset(), 2, 1, 1);
+    public static final BitField LINKAGE = new BitField("Linkage", wordOffset(), 2, 0, 1);
     /** {@code Reserved2:15}. */
     public static final BitField RESERVED2 = new BitField("Reserved2", wordOffset(), 2, 1, 15);
 

@@ -266,9 +266,9 @@ class WindowsAbiTest {
             assertNotNull(c, "no bytes compiled for " + b.description());
             BitField f = b.field();
             long first = f.wordOffset() * 8 + f.bitOffset();
-            BitSet expected = new BitSet();
-            expected.set((int) first, (int) first + f.bitWidth());
-            assertEquals(expected, BitSet.valueOf(c), b.description() + ": bits set by the C compiler");
+            BitSet javaBits = new BitSet();
+            javaBits.set((int) first, (int) first + f.bitWidth());
+            assertEquals(BitSet.valueOf(c), javaBits, b.description() + ": bits (expected: set by the C compiler)");
             long ones = (1L << f.bitWidth()) - 1;
             assertEquals(ones, f.get(MemorySegment.ofArray(c.clone())), b.description() + ": Java read");
             MemorySegment written = MemorySegment.ofArray(new byte[c.length]);

@@ -62,6 +62,11 @@ final class Progress implements AutoCloseable {
         current = String.valueOf(file.getFileName());
     }
 
+    /** What the line says is being read. */
+    void label(String text) {
+        current = text;
+    }
+
     /** The reader is at byte {@code position} of the current file. */
     void update(long position) {
         positionInFile = position;

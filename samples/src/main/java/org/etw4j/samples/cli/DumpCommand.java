@@ -1,0 +1,133 @@
+package org.etw4j.samples.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EtlRecordEvent;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlMergedCursor;
+import org.etw4j.consumer.etl.EtlRecordView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code etw dump FILE...}: the events of .etl files, decoded, as text, JSON Lines or CSV.
+ *
+ * <p>A picocli command object: one instance per command line, not thread-safe. Reads with etw-consumer's
+ * pure-Java reader (several files are merged in time order) and decodes with its {@link EventDecoder}: kernel
+ * (MOF) layouts built in, EventSource manifests found in the trace, TraceLogging schemas carried by the events,
+ * and the instrumentation manifests given with {@code --manifest}.
+ */
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = {"Prints the decoded events of .etl files (several files are merged in time order).",
+                       "Pure Java: works on any OS."})
+final class DumpCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
+    List<Path> files;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text, jsonl or csv (default: ${DEFAULT-VALUE})")
+    EventOutput.Format format;
+
+    @Option(names = "--provider", paramLabel = "NAME_OR_GUID",
+            description = "only events of this provider (GUID, name, or name the GUID is derived from); repeatable")
+    List<String> providers = new ArrayList<>();
+
+    @Option(names = "--manifest", paramLabel = "FILE.xml",
+            description = "instrumentation manifest describing events (e.g. a .man file); repeatable")
+    List<Path> manifests = new ArrayList<>();
+
+    @Option(names = "--max-events", paramLabel = "N", description = "stop after N events")
+    Long maxEvents;
+
+    @Override
+    public Integer call() throws IOException {
+        for (Path f : files) {
+            if (!Files.isRegularFile(f)) {
+                throw new CliException("not a file: " + f);
+            }
+        }
+        ManifestRegistry registry = new ManifestRegistry();
+        for (Path m : manifests) {
+            try {
+                registry.register(m);
+            } catch (IOException e) {
+                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
+            }
+        }
+        EventDecoder decoder = new EventDecoder(registry);
+        ProviderFilter filter = new ProviderFilter(providers);
+        EventOutput output = new EventOutput(spec.commandLine().getOut(), format);
+        long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
+        if (limit < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-events must be >= 0");
+        }
+
+        List<EtlFile> open = new ArrayList<>();
+        try (Progress progress = Progress.forFiles(spec.commandLine().getErr(), files)) {
+            for (Path f : files) {
+                try {
+                    open.add(EtlFile.open(f));
+                } catch (IOException | RuntimeException e) {
+                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
+                }
+            }
+            progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
+            EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
+            EtlRecordEvent record = new EtlRecordEvent();
+            long written = 0;
+            long seen = 0;
+            long[] position = new long[open.size()];
+            while (written < limit && cursor.advance()) {
+                EtlRecordView view = cursor.record();
+                if ((++seen & 0xFFF) == 0) {
+                    progress.update(progressPosition(open, view, position));
+                }
+                record.of(view);
+                if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
+                    continue;
+                }
+                DecodedEvent e = decoder.decode(record);
+                if (!filter.accepts(e)) {
+                    continue;
+                }
+                output.write(record, e, view.timestampInstant());
+                written++;
+            }
+        } catch (org.etw4j.consumer.etl.EtlFormatException e) {
+            throw new CliException(EtwCommand.oneLine(e), e);
+        } finally {
+            for (EtlFile f : open) {
+                f.close();
+            }
+            output.flush();
+        }
+        return EtwCommand.OK;
+    }
+
+    /** Bytes read so far over all files: the furthest offset seen in each file (files are merged by time). */
+    private static long progressPosition(List<EtlFile> open, EtlRecordView view, long[] position) {
+        long sum = 0;
+        for (int i = 0; i < open.size(); i++) {
+            if (open.get(i) == view.file()) {
+                position[i] = Math.max(position[i], view.fileOffset());
+            }
+            sum += position[i];
+        }
+        return sum;
+    }
+}
