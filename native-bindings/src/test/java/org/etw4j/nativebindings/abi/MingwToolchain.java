@@ -10,15 +10,14 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Windows x64 cross compiler, x86_64-w64-mingw32-gcc, used at test time to compute the Windows ABI
  * (compile only: nothing Windows runs). Found through env {@code ETW4J_MINGW_GCC} or PATH.
  *
- * <p>Test helper; instances are immutable and thread-safe. When the compiler is absent, {@link #require()}
- * skips the calling tests with a message, except when env {@code CI=true}, where it fails them: CI installs
- * the compiler (Debian package gcc-mingw-w64-x86-64), so its absence there is a broken setup.
+ * <p>Test helper; instances are immutable and thread-safe. When the compiler is absent, {@link #locate()}
+ * lets the caller skip its tests with {@link #MISSING}, except when env {@code CI=true}, where it fails: CI
+ * installs the compiler (Debian package gcc-mingw-w64-x86-64), so its absence there is a broken setup.
  */
 final class MingwToolchain {
 
@@ -33,18 +32,20 @@ final class MingwToolchain {
         this.compiler = compiler;
     }
 
-    /** The toolchain, or a skipped/failed test (see the class comment) when the compiler is missing. */
-    static MingwToolchain require() {
+    /** Why the ABI cannot be computed when the compiler is missing. */
+    static final String MISSING = COMPILER + " not found (set ETW4J_MINGW_GCC or install the Debian packages"
+            + " gcc-mingw-w64-x86-64 and mingw-w64-x86-64-dev): the Windows x64 ABI cannot be computed";
+
+    /**
+     * The toolchain, or empty when the compiler is missing and the caller should skip; when env
+     * {@code CI=true} a missing compiler fails the caller instead (see the class comment).
+     */
+    static Optional<MingwToolchain> locate() {
         Optional<Path> found = find();
-        if (found.isEmpty()) {
-            String message = COMPILER + " not found (set ETW4J_MINGW_GCC or install the Debian packages"
-                    + " gcc-mingw-w64-x86-64 and mingw-w64-x86-64-dev): the Windows x64 ABI cannot be computed";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                Assertions.fail(message + "; CI=true, so this is a failure, not a skip");
-            }
-            Assumptions.abort(message);
+        if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            Assertions.fail(MISSING + "; CI=true, so this is a failure, not a skip");
         }
-        return new MingwToolchain(found.get());
+        return found.map(MingwToolchain::new);
     }
 
     private static Optional<Path> find() {

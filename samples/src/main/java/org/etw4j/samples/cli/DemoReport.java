@@ -119,9 +119,10 @@ final class DemoReport {
         return failed == 0;
     }
 
-    private static void printSample(PrintWriter out, String session, String sample) {
+    private static void printSample(PrintWriter out, String session, SessionTally.Sample sample) {
         if (sample != null) {
-            out.println("  " + session + "  " + sample);
+            out.println("  " + session + "  " + sample.header());
+            out.println("       " + sample.text());
         }
     }
 

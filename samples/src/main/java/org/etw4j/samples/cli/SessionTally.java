@@ -32,7 +32,7 @@ final class SessionTally implements RecordSink {
     private final long[] byLevel = new long[256];
     private final Map<Integer, Long> byId = new HashMap<>();
     private final Map<Guid, Long> byActivity = new HashMap<>();
-    private final Map<DemoKind, String> samples = new EnumMap<>(DemoKind.class);
+    private final Map<DemoKind, Sample> samples = new EnumMap<>(DemoKind.class);
     private final List<String> errors = new ArrayList<>();
     private long events;
     private long headerEvents;
@@ -70,7 +70,7 @@ final class SessionTally implements RecordSink {
             return;
         }
         byKind.merge(kind, 1L, Long::sum);
-        samples.computeIfAbsent(kind, k -> sample(r, e));
+        samples.computeIfAbsent(kind, k -> sample(k, r, e));
     }
 
     /** TraceLogging events are named by their schema only; start/stop are told apart by the opcode. */
@@ -85,11 +85,20 @@ final class SessionTally implements RecordSink {
         };
     }
 
-    private static String sample(RawEventRecord r, DecodedEvent e) {
+    /**
+     * One received event for the report.
+     *
+     * @param header the kind and header facts (level, keyword, thread, activity)
+     * @param text   the decoded event's text form
+     */
+    record Sample(String header, String text) {
+    }
+
+    private static Sample sample(DemoKind kind, RawEventRecord r, DecodedEvent e) {
         Guid act = r.activityId();
-        String activity = act.isNull() ? "-" : act.toString().substring(0, 8);
-        return "level " + r.level() + ", keyword 0x" + Long.toHexString(r.keyword()) + ", activity " + activity
-                + ": " + DecodedEventText.format(e);
+        return new Sample(kind.displayName() + ": level " + r.level() + ", keyword 0x" + Long.toHexString(r.keyword())
+                + ", tid " + r.threadId() + ", activity " + (act.isNull() ? "none" : act.toString()),
+                DecodedEventText.format(e));
     }
 
     @Override
@@ -150,7 +159,7 @@ final class SessionTally implements RecordSink {
         return byActivity.getOrDefault(Guid.NULL, 0L);
     }
 
-    String sample(DemoKind kind) {
+    Sample sample(DemoKind kind) {
         return samples.get(kind);
     }
 
