@@ -11,6 +11,8 @@ module org.etw4j.consumer {
     exports org.etw4j.consumer.json;
     // Streams, the .etl writer and the relogger (added by the writer/stream helper).
     exports org.etw4j.consumer;
+    // EventRecord's decoded access returns org.etw4j.consumer.decode types.
+    exports org.etw4j.consumer.decode;
     exports org.etw4j.consumer.writer;
     exports org.etw4j.consumer.relog;
 

@@ -80,12 +80,22 @@ public final class EventRecord {
     /** Points this view at a live record (an EVENT_RECORD from the backend). */
     void resetLive(RawEventRecord r) {
         raw = r;
-        int f = r.flags();
-        kind = (f & FLAG_CLASSIC_HEADER) != 0 ? HeaderKind.EVENT_TRACE_HEADER
-                : (f & FLAG_TRACE_MESSAGE) != 0 ? HeaderKind.MESSAGE_TRACE_HEADER : HeaderKind.EVENT_HEADER;
-        rawTimestamp = r instanceof EventHeaderView v ? v.rawTimestamp() : r.timestamp();
+        kind = liveKind(r);
+        rawTimestamp = liveRawTimestamp(r);
         fileTime = r.timestamp();
         clearDecoded();
+    }
+
+    /** What ProcessTrace's flags say about the stored header. */
+    private static HeaderKind liveKind(RawEventRecord r) {
+        int f = r.flags();
+        return (f & FLAG_CLASSIC_HEADER) != 0 ? HeaderKind.EVENT_TRACE_HEADER
+                : (f & FLAG_TRACE_MESSAGE) != 0 ? HeaderKind.MESSAGE_TRACE_HEADER : HeaderKind.EVENT_HEADER;
+    }
+
+    /** The stored timestamp when the record is viewed in place, else the delivered one. */
+    private static long liveRawTimestamp(RawEventRecord r) {
+        return r instanceof EventHeaderView v ? v.rawTimestamp() : r.timestamp();
     }
 
     /** Points this view at the reader's current record. */
@@ -105,9 +115,7 @@ public final class EventRecord {
 
     /** A copy of a live record, made on the delivery thread to cross a queue. */
     static EventRecord copyOf(RawEventRecord r, RecordDecoding decoding) {
-        EventRecord view = new EventRecord(decoding);
-        view.resetLive(r);
-        return view.copy();
+        return new EventRecord(decoding, CopiedEvent.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
     }
 
     // ------------------------------------------------------------------------------------------ lifetime

@@ -14,9 +14,17 @@ import java.util.Objects;
  * @param mapName the value map or bit map naming the values, or {@code null}
  * @param length  string length in characters / binary length in bytes, when the schema gives one
  * @param count   array element count, when the field is an array
+ * @param optional whether the field may be absent because the event ends before it (classic kernel classes
+ *                 that gained a trailing field within one version, e.g. Thread_V3's thread name on Windows 10);
+ *                 an absent optional field is left out of the result rather than reported as an error
  */
-public record DataSpec(String name, InType inType, OutType outType, String mapName, SizeRule length, SizeRule count)
-        implements FieldSpec {
+public record DataSpec(String name, InType inType, OutType outType, String mapName, SizeRule length, SizeRule count,
+                       boolean optional) implements FieldSpec {
+
+    /** A required field. */
+    public DataSpec(String name, InType inType, OutType outType, String mapName, SizeRule length, SizeRule count) {
+        this(name, inType, outType, mapName, length, count, false);
+    }
 
     public DataSpec {
         Objects.requireNonNull(name, "name");
@@ -24,6 +32,11 @@ public record DataSpec(String name, InType inType, OutType outType, String mapNa
         outType = outType == null ? OutType.NULL : outType;
         length = length == null ? SizeRule.none() : length;
         count = count == null ? SizeRule.none() : count;
+    }
+
+    /** The same field, marked optional at the end of the event. */
+    public DataSpec asOptional() {
+        return new DataSpec(name, inType, outType, mapName, length, count, true);
     }
 
     /** A scalar field without map, length or count. */

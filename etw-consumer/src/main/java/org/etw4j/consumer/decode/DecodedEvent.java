@@ -25,10 +25,13 @@ import org.etw4j.Guid;
  * @param undecoded    user-data bytes no field covered (after the last field; the whole payload when there is
  *                     no schema); empty when all were used
  * @param notes        event-level remarks, empty when none
+ * @param message      the schema's localized message formatted with the fields ({@link EventMessage}), or
+ *                     {@code null} when the schema has none
  */
 public record DecodedEvent(Guid providerId, String providerName, String eventName, String taskName,
                            String opcodeName, int eventId, int version, int opcode, SchemaSource source,
-                           List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes) {
+                           List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes,
+                           String message) {
 
     public DecodedEvent {
         Objects.requireNonNull(providerId, "providerId");
@@ -78,7 +81,8 @@ public record DecodedEvent(Guid providerId, String providerName, String eventNam
                 && eventName.equals(e.eventName) && taskName.equals(e.taskName) && opcodeName.equals(e.opcodeName)
                 && eventId == e.eventId && version == e.version && opcode == e.opcode && source == e.source
                 && fields.equals(e.fields) && payloadLength == e.payloadLength
-                && java.util.Arrays.equals(undecoded, e.undecoded) && notes.equals(e.notes);
+                && java.util.Arrays.equals(undecoded, e.undecoded) && notes.equals(e.notes)
+                && Objects.equals(message, e.message);
     }
 
     @Override

@@ -11,7 +11,8 @@ import org.etw4j.Guid;
  *  "task":"GC","opcode":"CreateSegment","id":5,"version":1,"source":"MANIFEST","payloadLength":22,
  *  "fields":[{"name":"Address","type":"win:UInt64","value":1855...},{"name":"Type","type":"win:UInt32",
  *  "value":0,"label":"SmallObjectHeap"}, ...],
- *  "undecoded":"hex" (only when non-empty), "notes":[...] (only when non-empty)}
+ *  "undecoded":"hex" (only when non-empty), "message":"..." (only when the schema has one),
+ *  "notes":[...] (only when non-empty)}
  * }</pre>
  *
  * <p>Stateless; thread-safe. Fields are an array so their order and duplicate names survive. Values: integers
@@ -49,6 +50,10 @@ public final class DecodedEventJson {
         if (e.undecodedLength() > 0) {
             sb.append(',');
             member(sb, "undecoded").append(str(FieldText.hex(e.undecoded())));
+        }
+        if (e.message() != null) {
+            sb.append(',');
+            member(sb, "message").append(str(e.message()));
         }
         if (!e.notes().isEmpty()) {
             sb.append(',');

@@ -143,7 +143,7 @@ public final class EventDecoder {
             return new DecodedEvent(eventClass, providerName, name, hit.taskName(), "", 0, r.version(), r.opcode(),
                     SchemaSource.NONE, List.of(), data.remaining(), bytes(data),
                     List.of("no layout for classic event class " + eventClass + " opcode " + r.opcode()
-                            + " version " + r.version()));
+                            + " version " + r.version()), null);
         }
         List<String> notes = new ArrayList<>();
         if (hit.schema().version() != r.version()) {
@@ -163,7 +163,7 @@ public final class EventDecoder {
         // TraceEvent's ManifestData event also reports the whole payload length under this name.
         fields.add(EventField.of("PayloadLength", InType.UINT32, OutType.NULL, (long) data.remaining(), null));
         return new DecodedEvent(provider, providerName, s.eventName(), s.taskName(), "", r.id(), r.version(),
-                r.opcode(), SchemaSource.BUILT_IN, fields, data.remaining(), new byte[0], List.of());
+                r.opcode(), SchemaSource.BUILT_IN, fields, data.remaining(), new byte[0], List.of(), null);
     }
 
     private static final List<FieldSpec> ENVELOPE_FIELDS = List.of(
@@ -182,7 +182,7 @@ public final class EventDecoder {
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
         return new DecodedEvent(s.providerId(), s.providerName(), s.eventName(), s.taskName(), s.opcodeName(),
                 classic ? 0 : r.id(), r.version(), r.opcode(), s.source(), res.fields(), data.remaining(), rest,
-                notes);
+                notes, EventMessage.format(s.message(), res.fields()));
     }
 
     private static DecodedEvent undecoded(RawEventRecord r, Guid provider, ByteBuffer data, List<String> notes) {
@@ -193,7 +193,7 @@ public final class EventDecoder {
                                           List<String> notes) {
         String name = r.id() == 0 ? "EventWriteString" : "EventID(" + r.id() + ")";
         return new DecodedEvent(provider, providerName, name, "", "", r.id(), r.version(), r.opcode(),
-                SchemaSource.NONE, List.of(), data.remaining(), bytes(data), notes);
+                SchemaSource.NONE, List.of(), data.remaining(), bytes(data), notes, null);
     }
 
     private static byte[] bytes(ByteBuffer data) {

@@ -19,7 +19,10 @@ import java.util.Objects;
  *   <li>FILETIME, SYSTEMTIME: {@link java.time.Instant} (SYSTEMTIME read as UTC);</li>
  *   <li>strings and SIDs: {@link String}; BINARY and the counted binary types: {@code byte[]};</li>
  *   <li>arrays ({@code count}): {@link List} of the element values; structs: {@link StructValue}, arrays of
- *       structs a {@link List} of them.</li>
+ *       structs a {@link List} of them;</li>
+ *   <li>out types that change the meaning of the bytes: a u16 {@link OutType#PORT} (network byte order) is the
+ *       port {@link Integer}; a u32 {@link OutType#IPV4} and 16 bytes {@link OutType#IPV6} are address text
+ *       ({@link String}).</li>
  * </ul>
  * A field with an {@link #error()} has a {@code null} value (or the part that could be read, for a string
  * whose terminator is missing) and its bytes in {@link #raw()}.

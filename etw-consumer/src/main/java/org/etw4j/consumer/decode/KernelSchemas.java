@@ -15,8 +15,8 @@ import org.etw4j.Guid;
  * <p>Immutable after construction; thread-safe. Layouts follow the MS Learn MOF class pages ("EventTrace",
  * "Process_V2/V3/V4_TypeGroup1", "Process_V2_TypeGroup2", "Thread_V2/V3_TypeGroup1", "CSwitch", "Image_Load",
  * "DiskIo_TypeGroup1/2/3", "FileIo_V2/V3 ...", "SampledProfile", "SampledProfileInterval", "StackWalk_Event",
- * "PageFault_HardFault", "PageFault_TypeGroup1") and were cross-checked against the offsets PerfView's
- * {@code KernelTraceEventParser} reads (microsoft/perfview f3ec1b38). Pointer-sized fields follow the record's
+ * "PageFault_HardFault", "PageFault_TypeGroup1", "TcpIp_TypeGroup1..4", "UdpIp_TypeGroup1/2") and were
+ * cross-checked against the offsets PerfView's {@code KernelTraceEventParser} reads (microsoft/perfview f3ec1b38). Pointer-sized fields follow the record's
  * pointer size. Field names are TraceEvent's where it exposes the same bytes under a name (so decoded events
  * line up with PerfView output: {@code ProcessID}, {@code PageDirectoryBase}, {@code FileKey} ...), otherwise
  * the MS Learn property names. Fields TraceEvent computes from other events (file names from file keys,
@@ -207,6 +207,18 @@ public final class KernelSchemas {
         return new DataSpec(n, InType.BINARY, OutType.NULL, null, SizeRule.of(length), SizeRule.none());
     }
 
+    private static DataSpec ipv4(String n) {
+        return DataSpec.of(n, InType.UINT32, OutType.IPV4);
+    }
+
+    private static DataSpec ipv6(String n) {
+        return new DataSpec(n, InType.BINARY, OutType.IPV6, null, SizeRule.of(16), SizeRule.none());
+    }
+
+    private static DataSpec port(String n) {
+        return DataSpec.of(n, InType.UINT16, OutType.PORT);
+    }
+
     private static DataSpec sid(String n) {
         return DataSpec.of(n, InType.WBEM_SID);
     }
@@ -279,7 +291,10 @@ public final class KernelSchemas {
                 .layout(3, threadOps, u32("ProcessID"), u32("ThreadID"), ptr("StackBase"), ptr("StackLimit"),
                         ptr("UserStackBase"), ptr("UserStackLimit"), ptr("Affinity"), ptr("Win32StartAddr"),
                         ptr("TebBase"), u32("SubProcessTag"), u8("BasePriority"), u8("PagePriority"),
-                        u8("IoPriority"), u8("ThreadFlags"))
+                        u8("IoPriority"), u8("ThreadFlags"),
+                        // Windows 10 appends the thread name to version-3 events (TraceEvent ThreadTraceData reads
+                        // it when the event is long enough); Windows 8 events end before it.
+                        ustr("ThreadName").asOptional())
                 .layout(2, ops(36, "CSwitch"), u32("NewThreadID"), u32("OldThreadID"), i8("NewThreadPriority"),
                         i8("OldThreadPriority"), u8("PreviousCState"), i8("SpareByte"), i8("OldThreadWaitReason"),
                         i8("OldThreadWaitMode"), i8("OldThreadState"), i8("OldThreadWaitIdealProcessor"),
@@ -364,6 +379,38 @@ public final class KernelSchemas {
                 .layout(2, ops(32, "Stack"), u64("EventTimeStamp"), u32("StackProcess"), u32("StackThread"),
                         new DataSpec("Stack", InType.POINTER, OutType.HEXINT64, null, SizeRule.none(),
                                 SizeRule.toEnd()))
+                .build());
+
+        // TcpIp (MS Learn TcpIp_SendIPV4, TcpIp_TypeGroup1..4, TcpIp_Fail) and UdpIp (UdpIp_TypeGroup1/2,
+        // UdpIp_Fail), Windows Vista+ (v2). Addresses and ports are in network byte order on the wire.
+        Object[] tcp4 = ops(11, "Recv", 13, "Disconnect", 14, "Retransmit", 16, "Reconnect", 18, "TCPCopy");
+        Object[] tcp6 = ops(27, "RecvIPV6", 29, "DisconnectIPV6", 30, "RetransmitIPV6", 32, "ReconnectIPV6",
+                34, "TCPCopyIPV6");
+        m.put(TCP_IP, new ClassBuilder("TcpIp")
+                .layout(2, ops(10, "Send"), u32("PID"), u32("size"), ipv4("daddr"), ipv4("saddr"), port("dport"),
+                        port("sport"), u32("startime"), u32("endtime"), u32("seqnum"), ptr("connid"))
+                .layout(2, tcp4, u32("PID"), u32("size"), ipv4("daddr"), ipv4("saddr"), port("dport"), port("sport"),
+                        u32("seqnum"), ptr("connid"))
+                .layout(2, ops(12, "Connect", 15, "Accept"), u32("PID"), u32("size"), ipv4("daddr"), ipv4("saddr"),
+                        port("dport"), port("sport"), u16("mss"), u16("sackopt"), u16("tsopt"), u16("wsopt"),
+                        u32("rcvwin"), DataSpec.of("rcvwinscale", InType.INT16), DataSpec.of("sndwinscale", InType.INT16),
+                        u32("seqnum"), ptr("connid"))
+                .layout(2, ops(26, "SendIPV6"), u32("PID"), u32("size"), ipv6("daddr"), ipv6("saddr"), port("dport"),
+                        port("sport"), u32("startime"), u32("endtime"), u32("seqnum"), ptr("connid"))
+                .layout(2, tcp6, u32("PID"), u32("size"), ipv6("daddr"), ipv6("saddr"), port("dport"), port("sport"),
+                        u32("seqnum"), ptr("connid"))
+                .layout(2, ops(28, "ConnectIPV6", 31, "AcceptIPV6"), u32("PID"), u32("size"), ipv6("daddr"),
+                        ipv6("saddr"), port("dport"), port("sport"), u16("mss"), u16("sackopt"), u16("tsopt"),
+                        u16("wsopt"), u32("rcvwin"), DataSpec.of("rcvwinscale", InType.INT16),
+                        DataSpec.of("sndwinscale", InType.INT16), u32("seqnum"), ptr("connid"))
+                .layout(2, ops(17, "Fail"), u16("Proto"), u16("FailureCode"))
+                .build());
+        m.put(UDP_IP, new ClassBuilder("UdpIp")
+                .layout(2, ops(10, "Send", 11, "Recv"), u32("PID"), u32("size"), ipv4("daddr"), ipv4("saddr"),
+                        port("dport"), port("sport"), u32("seqnum"), ptr("connid"))
+                .layout(2, ops(26, "SendIPV6", 27, "RecvIPV6"), u32("PID"), u32("size"), ipv6("daddr"),
+                        ipv6("saddr"), port("dport"), port("sport"), u32("seqnum"), ptr("connid"))
+                .layout(2, ops(17, "Fail"), u16("Proto"), u16("FailureCode"))
                 .build());
 
         // PageFault: PageFault_TypeGroup1 (10-15) and PageFault_HardFault (32). TraceEvent names the task "Memory".

@@ -24,6 +24,8 @@ import org.etw4j.Guid;
  * {@code count} makes an array and repeats a struct's member sequence. A length or count naming a field looks
  * the name up among the fields decoded so far, innermost struct first.
  *
+ * <p>A field marked {@link DataSpec#optional()} that starts exactly at the end of the data is left out.
+ *
  * <p>Robustness: a field that does not fit in the remaining bytes, or whose length or count cannot be
  * resolved, is returned with an error and its raw bytes; decoding continues with the next field whenever the
  * failed field's size is known, otherwise the remaining fields are reported as not decoded. Nothing throws
@@ -127,6 +129,9 @@ public final class PayloadDecoder {
         void walk(List<FieldSpec> specs, List<EventField> out, Scope outer) {
             Scope scope = new Scope(out, outer);
             for (FieldSpec spec : specs) {
+                if (spec instanceof DataSpec d && d.optional() && pos >= limit && lostAt == null) {
+                    continue;
+                }
                 out.add(field(spec, scope));
             }
         }
@@ -210,7 +215,7 @@ public final class PayloadDecoder {
         EventField scalar(DataSpec d, Scope scope) {
             int start = pos;
             try {
-                Object v = asBooleanIfDeclared(value(d, scope), d.outType());
+                Object v = applyOutType(value(d, scope), d.outType());
                 return EventField.of(d.name(), d.inType(), d.outType(), v, label(d, v));
             } catch (FieldProblem p) {
                 int end = p.size >= 0 ? Math.min(limit, start + p.size) : limit;
@@ -496,14 +501,77 @@ public final class PayloadDecoder {
     }
 
     /**
-     * An integer whose out type is {@link OutType#BOOLEAN} (e.g. a TraceLogging {@code UINT8} bool, or a manifest
-     * {@code win:UInt8} with {@code xs:boolean}) is a boolean: non-zero is true.
+     * Out types that change what the bytes mean (TDH and TraceLogging agree on these): an integer declared
+     * {@link OutType#BOOLEAN} is a boolean (non-zero is true); a u16 declared {@link OutType#PORT} is in network
+     * byte order and becomes the port number; a u32 declared {@link OutType#IPV4} holds the address bytes in
+     * network order and becomes dotted text; 16 bytes declared {@link OutType#IPV6} become RFC 5952 text.
      */
-    static Object asBooleanIfDeclared(Object v, OutType out) {
-        if (out == OutType.BOOLEAN && (v instanceof Integer || v instanceof Long)) {
-            return ((Number) v).longValue() != 0;
+    static Object applyOutType(Object v, OutType out) {
+        if (v == null) {
+            return null;
         }
-        return v;
+        switch (out) {
+            case BOOLEAN:
+                if (v instanceof Integer || v instanceof Long) {
+                    return ((Number) v).longValue() != 0;
+                }
+                return v;
+            case PORT:
+                if (v instanceof Integer i && (i & ~0xFFFF) == 0) {
+                    return ((i & 0xFF) << 8) | (i >>> 8);
+                }
+                return v;
+            case IPV4:
+                if (v instanceof Long l && (l & ~0xFFFF_FFFFL) == 0) {
+                    return (l & 0xFF) + "." + ((l >>> 8) & 0xFF) + "." + ((l >>> 16) & 0xFF) + "." + ((l >>> 24) & 0xFF);
+                }
+                return v;
+            case IPV6:
+                if (v instanceof byte[] b && b.length == 16) {
+                    return ipv6(b);
+                }
+                return v;
+            default:
+                return v;
+        }
+    }
+
+    /** RFC 5952 text of an IPv6 address: lower-case hex, no leading zeros, the longest run (>= 2) of zero groups as "::". */
+    static String ipv6(byte[] b) {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = ((b[2 * i] & 0xFF) << 8) | (b[2 * i + 1] & 0xFF);
+        }
+        int bestStart = -1;
+        int bestLen = 0;
+        for (int i = 0; i < 8; ) {
+            if (g[i] != 0) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen && j - i >= 2) {
+                bestStart = i;
+                bestLen = j - i;
+            }
+            i = j;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(g[i]));
+        }
+        return sb.toString();
     }
 
     /** Converts a FILETIME (100 ns ticks since 1601-01-01 UTC) to an instant. */

@@ -10,6 +10,8 @@ public enum SchemaSource {
     MANIFEST,
     /** An EventSource manifest carried inside the trace (event 0xFFFE, ManifestEnvelope). */
     EVENT_SOURCE_MANIFEST,
+    /** TDH metadata carried inside the trace (KernelTraceControl MetaData EventInfo / EventMapInfo events). */
+    TDH_METADATA,
     /** The built-in classic kernel (MOF) class layouts. */
     KERNEL_MOF,
     /** A TraceLogging self-describing event (schema in the event's extended data). */

@@ -64,7 +64,7 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
             rest = new byte[0];
         }
         return new DecodedEvent(r.providerId(), providerName, schema.name(), "", "", r.id(), r.version(),
-                r.opcode(), SchemaSource.TRACELOGGING, fields, length, rest, notes);
+                r.opcode(), SchemaSource.TRACELOGGING, fields, length, rest, notes, null);
     }
 
     private static EventField convert(DecodedField f) {
@@ -74,7 +74,7 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
         }
         OutType out = outType(f.outType(), in);
         Object v = in == InType.STRUCT ? structValue(f.value()) : value(f.value());
-        return EventField.of(f.name(), in, out, PayloadDecoder.asBooleanIfDeclared(v, out), null);
+        return EventField.of(f.name(), in, out, PayloadDecoder.applyOutType(v, out), null);
     }
 
     /** A struct is a list of its members; an array of structs a list of such lists. */

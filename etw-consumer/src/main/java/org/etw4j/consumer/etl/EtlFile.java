@@ -20,7 +20,8 @@ import org.etw4j.format.WmiBufferLayout;
 
 /**
  * An .etl file opened for reading: memory-mapped, read as a stream of records whose memory use does not
- * grow with the file (at most one buffer per processor is held, decompressed when needed).
+ * grow with the file (a time-ordered cursor holds one buffer per processor, decompressed when needed, and
+ * at most 256 MiB of decompressed buffers in all, beyond which it throws {@link EtlFormatException}).
  *
  * <p>Thread-safety and close contract: {@link #open(Path)} reads the logfile header and walks the buffer
  * headers once (counting buffers, checking the chain, reporting problems). The header, counters and

@@ -96,16 +96,25 @@ public record EtlRecord(
         return EtlClock.fileTimeToInstant(fileTime);
     }
 
+    /** Component-wise equality, the payload compared by content. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof EtlRecord r && kind == r.kind && headerType == r.headerType && timestamp == r.timestamp
-                && bufferIndex == r.bufferIndex && offsetInBuffer == r.offsetInBuffer && file.equals(r.file)
-                && providerId.equals(r.providerId) && java.util.Arrays.equals(userData, r.userData);
+        return o instanceof EtlRecord r && file.equals(r.file) && kind == r.kind && headerType == r.headerType
+                && pointerSize == r.pointerSize && providerId.equals(r.providerId) && eventId == r.eventId
+                && version == r.version && channel == r.channel && level == r.level && opcode == r.opcode
+                && task == r.task && keyword == r.keyword && hookId == r.hookId && processId == r.processId
+                && threadId == r.threadId && processorIndex == r.processorIndex && timestamp == r.timestamp
+                && fileTime == r.fileTime && kernelTime == r.kernelTime && userTime == r.userTime
+                && activityId.equals(r.activityId) && headerFlags == r.headerFlags && eventProperty == r.eventProperty
+                && extendedData.equals(r.extendedData) && java.util.Arrays.equals(userData, r.userData)
+                && bufferIndex == r.bufferIndex && bufferFileOffset == r.bufferFileOffset
+                && offsetInBuffer == r.offsetInBuffer;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(file, kind, headerType, timestamp, bufferIndex, offsetInBuffer, providerId);
+        return Objects.hash(file, kind, headerType, providerId, eventId, opcode, timestamp, bufferIndex, offsetInBuffer)
+                * 31 + java.util.Arrays.hashCode(userData);
     }
 
     @Override

@@ -131,9 +131,12 @@ final class RecordStream {
             int wanted = b.savedOffset - HEADER;
             int produced = PlainLz77.decode(compressed, HEADER, b.available, inflated, HEADER, wanted);
             if (produced != wanted) {
-                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, produced < 0
-                        ? "malformed LZ77 data; the buffer's records are skipped"
-                        : "LZ77 data ends after " + produced + " of " + wanted + " bytes; the buffer's records are skipped");
+                String why = produced < 0 ? "malformed Plain LZ77 data"
+                        : "Plain LZ77 data ends after " + produced + " of " + wanted + " bytes";
+                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, why
+                        + (looksLikeLznt1(compressed, b.available) ? "; it starts like an LZNT1 chunk, a compression"
+                                + " this reader does not decode (no sample file to verify one against)" : "")
+                        + "; the buffer's records are skipped");
                 return false;
             }
             buffer = inflatedView;
@@ -144,6 +147,18 @@ final class RecordStream {
         }
         nextPos = HEADER;
         return true;
+    }
+
+    /**
+     * Whether compressed data starts with a plausible LZNT1 chunk header (u16: bits 12-14 = 3, size in the
+     * low 12 bits): the other buffer compression ETW tools are reported to use (etw-formats.md 3.2).
+     */
+    private static boolean looksLikeLznt1(byte[] data, int available) {
+        if (available < HEADER + 2) {
+            return false;
+        }
+        int chunk = (data[HEADER] & 0xFF) | (data[HEADER + 1] & 0xFF) << 8;
+        return (chunk & 0x7000) == 0x3000 && (chunk & 0x0FFF) + 3 <= available - HEADER;
     }
 
     private boolean nextRecordInBuffer() {

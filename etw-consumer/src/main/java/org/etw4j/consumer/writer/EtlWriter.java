@@ -67,7 +67,7 @@ public final class EtlWriter implements AutoCloseable {
     private final long startRaw;
     private final TimestampConverter converter;
     private final int bufferSize;
-    private final int headerThreadId = (int) Thread.currentThread().getId();
+    private final int headerThreadId = (int) Thread.currentThread().threadId();
     private final int headerProcessId = (int) ProcessHandle.current().pid();
     private CpuBuffer[] cpus = new CpuBuffer[0];
     private long buffersWritten = 1;

@@ -38,11 +38,12 @@ class EventDecoderTest {
                <events>
                 <event value="7" version="0" task="Work" opcode="win:Start" template="T1"/>
                 <event value="7" version="1" task="Work" opcode="win:Start" template="T2"/>
-                <event value="8" task="Work" opcode="Chunk" template="T1"/>
+                <event value="8" task="Work" opcode="Chunk" template="T1" message="$(string.msg.piece)"/>
                </events>
               </provider></events></instrumentation>
              <localization><resources culture="en-US"><stringTable>
               <string id="task.work" value="Work"/><string id="op.chunk" value="Piece"/><string id="kind.one" value="One"/>
+              <string id="msg.piece" value="Piece %2 of kind %1"/>
              </stringTable></resources></localization>
             </instrumentationManifest>""";
 
@@ -82,6 +83,8 @@ class EventDecoderTest {
 
         DecodedEvent piece = d.decode(TestRecord.builder(PROVIDER).id(8).opcode(11).data(v1).build());
         assertEquals("Work/Piece", piece.eventName());
+        assertEquals("Piece abc of kind One", piece.message());
+        assertNull(e.message());
     }
 
     @Test

@@ -175,6 +175,26 @@ class EtlCorruptionTest {
     }
 
     @Test
+    void lznt1LookingDataIsNamedInTheWarning() throws IOException {
+        byte[] b = corpusBytes("perfview__smallEtlFile.etl");
+        int second = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+        // An LZNT1 compressed-chunk header (0xB000 | size - 3) where the Plain LZ77 flags word should be.
+        putShort(b, second + WmiBufferLayout.HEADER_SIZE, 0xB000 | 0x40);
+        putShort(b, second + WmiBufferLayout.HEADER_SIZE + 2, 0xFFFF);
+        List<EtlWarning> w = new ArrayList<>();
+        total(variant("lznt1.etl", b), w);
+        assertEquals(EtlWarning.Kind.BAD_COMPRESSED_DATA, w.get(0).kind());
+        assertTrue(w.get(0).message().contains("LZNT1"), w.get(0).message());
+        EtlFormatException e = assertThrows(EtlFormatException.class, () -> {
+            try (EtlFile f = EtlFile.open(variant("lznt1-strict.etl", b), EtlReadOptions.strictMode())) {
+                f.cursor().forEachRemaining(r -> { });
+            }
+        });
+        assertTrue(e.getMessage().contains("buffer 1") && e.getMessage().contains("0x" + Integer.toHexString(second)),
+                e.getMessage());
+    }
+
+    @Test
     void brokenChainInACompressedFileStopsThere() throws IOException {
         byte[] b = corpusBytes("perfview__smallEtlFile.etl");
         int second = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(0);

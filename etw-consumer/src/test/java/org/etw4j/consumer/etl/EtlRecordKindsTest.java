@@ -351,7 +351,8 @@ class EtlRecordKindsTest {
     void viewIsValidUntilAdvanceAndCopyIsIndependent() throws IOException {
         Path p = write(allKinds(false));
         EtlRecord copy;
-        try (EtlFile f = EtlFile.open(p)) {
+        EtlFile f = EtlFile.open(p);
+        try {
             EtlCursor c = f.cursor(EtlOrder.FILE);
             assertThrows(IllegalStateException.class, c::record);
             while (c.advance() && c.record().kind() != HeaderKind.EVENT_HEADER) {
@@ -367,6 +368,9 @@ class EtlRecordKindsTest {
             assertTrue(f.isClosed());
             assertThrows(IllegalStateException.class, () -> payload.get(0), "closed mapping is not readable");
             assertThrows(IllegalStateException.class, () -> f.cursor());
+            assertThrows(IllegalStateException.class, c::advance, "a cursor of a closed file fails cleanly");
+        } finally {
+            f.close();
         }
         assertEquals(HeaderKind.EVENT_HEADER, copy.kind());
         assertEquals(PROVIDER, copy.providerId());

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.etw4j.Guid;
 import org.etw4j.Level;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.EventStream;
+import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.decode.ProviderManifest;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.EnableProperty;
@@ -26,7 +26,6 @@ import org.etw4j.provider.ControlCode;
 import org.etw4j.provider.EnableState;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.sim.SimulatedBackend;
-import org.etw4j.spi.TraceConsumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -117,11 +116,8 @@ final class DemoCommand implements Callable<Integer> {
         DemoRun execute() throws Exception {
             SimulatedBackend backend = new SimulatedBackend();
             manifest = DemoEvents.loadManifest();
-            ManifestRegistry registry = new ManifestRegistry();
-            registry.register(manifest);
-            EventDecoder decoder = new EventDecoder(registry);
-            tallyA = new SessionTally(decoder);
-            tallyB = new SessionTally(decoder);
+            tallyA = new SessionTally();
+            tallyB = new SessionTally();
             CountDownLatch captured = new CountDownLatch(1);
 
             try (EtwProvider provider = EtwProvider.builder(DemoEvents.PROVIDER_NAME)
@@ -139,8 +135,9 @@ final class DemoCommand implements Callable<Integer> {
                  TraceSession a = TraceSession.start(sessionConfig(SESSION_A), backend);
                  TraceSession b = TraceSession.start(sessionConfig(SESSION_B), backend)) {
 
-                Thread consumerA = consume(backend, SESSION_A, tallyA);
-                Thread consumerB = consume(backend, SESSION_B, tallyB);
+                // Streams opened before the provider is enabled: they see every event (seed 003).
+                EventStream streamA = consume(backend, SESSION_A, tallyA);
+                EventStream streamB = consume(backend, SESSION_B, tallyB);
 
                 a.enable(provider.id(), parametersA());
                 b.enable(provider.id(), parametersB());
@@ -151,10 +148,10 @@ final class DemoCommand implements Callable<Integer> {
                 a.captureState(provider.id(), parametersA());
                 captureAnswered = captured.await(30, TimeUnit.SECONDS);
 
-                a.stop(); // flushes, then ends the consumer (seed 003: ProcessTrace returns)
+                a.stop(); // flushes, then ends the streams (seed 003: ProcessTrace returns)
                 b.stop();
-                join(consumerA);
-                join(consumerB);
+                awaitEnd(streamA, SESSION_A);
+                awaitEnd(streamB, SESSION_B);
                 statsA = a.statistics();
                 statsB = b.statistics();
             }
@@ -170,23 +167,23 @@ final class DemoCommand implements Callable<Integer> {
                     .flushTimer(Duration.ofSeconds(1)).build();
         }
 
-        /** Starts a platform thread running a real-time consumer of {@code session} into {@code sink}. */
-        private static Thread consume(SimulatedBackend backend, String session, SessionTally sink) {
-            TraceConsumer consumer = backend.openRealTime(session, sink);
-            Thread t = new Thread(() -> {
-                try (consumer) {
-                    consumer.process();
-                }
-            }, "etw-demo-consumer-" + session);
-            t.setDaemon(true);
-            t.start();
-            return t;
+        /**
+         * A live stream of {@code session} feeding {@code tally}, started on its own thread. Default options: ETW's
+         * delivery thread copies records into a bounded queue and blocks when it is full, so nothing is dropped
+         * between the session and the handler (a slow handler makes the session lose events instead, counted).
+         */
+        private static EventStream consume(SimulatedBackend backend, String session, SessionTally tally) throws Exception {
+            EventStream s = EventStream.openSession(session, backend, StreamOptions.DEFAULT);
+            DemoEvents.addManifest(s);
+            s.onEvent(tally::onEvent).onLost(tally::onLost).onError(tally::onError);
+            s.startAsync();
+            return s;
         }
 
-        private void join(Thread t) throws InterruptedException {
-            t.join(60_000);
-            if (t.isAlive()) {
-                problems.add(t.getName() + " did not finish within 60 s");
+        private void awaitEnd(EventStream s, String session) throws InterruptedException {
+            if (!s.awaitTermination(Duration.ofSeconds(60))) {
+                problems.add("the stream of " + session + " did not end within 60 s");
+                s.close();
             }
         }
 

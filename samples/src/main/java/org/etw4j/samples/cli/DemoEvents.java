@@ -2,10 +2,14 @@ package org.etw4j.samples.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
+import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.decode.ManifestParser;
 import org.etw4j.consumer.decode.ProviderManifest;
 import org.etw4j.consumer.decode.SchemaSource;
@@ -22,6 +26,8 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
 final class DemoEvents {
     /** The demo provider's name; its GUID is derived from it. */
     static final String PROVIDER_NAME = "etw4j-Demo";
+    /** The manifest resource, next to this class. */
+    static final String MANIFEST = "etw4j-demo.man";
     /** The provider GUID ({@link ProviderIds#fromName}). */
     static final Guid PROVIDER_ID = ProviderIds.fromName(PROVIDER_NAME);
 
@@ -57,11 +63,28 @@ final class DemoEvents {
     private DemoEvents() {
     }
 
+    /**
+     * Registers the bundled manifest on a stream. {@link EventStream#addManifest} reads a file, so the resource
+     * is copied to a temporary file that is deleted right after.
+     */
+    static void addManifest(EventStream stream) throws IOException {
+        Path tmp = Files.createTempFile("etw4j-demo", ".man");
+        try (InputStream in = DemoEvents.class.getResourceAsStream(MANIFEST)) {
+            if (in == null) {
+                throw new IOException(MANIFEST + " is missing from the class path");
+            }
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            stream.addManifest(tmp);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
     /** The bundled manifest of the manifest-style events, parsed. */
     static ProviderManifest loadManifest() throws IOException {
-        try (InputStream in = DemoEvents.class.getResourceAsStream("etw4j-demo.man")) {
+        try (InputStream in = DemoEvents.class.getResourceAsStream(MANIFEST)) {
             if (in == null) {
-                throw new IOException("etw4j-demo.man is missing from the class path");
+                throw new IOException(MANIFEST + " is missing from the class path");
             }
             List<ProviderManifest> ps = ManifestParser.parse(in, SchemaSource.MANIFEST);
             ProviderManifest m = ps.get(0);

@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
  * <p>A picocli command object: one instance per command line, not thread-safe. Reads with etw-consumer's
  * pure-Java reader (several files are merged in time order) and decodes with its {@link EventDecoder}: kernel
  * (MOF) layouts built in, EventSource manifests found in the trace, TraceLogging schemas carried by the events,
- * and the instrumentation manifests given with {@code --manifest}.
+ * the instrumentation manifests given with {@code --manifest}, and the built-in one of the etw4j-Demo provider
+ * (so that files made by {@code etw record --demo-load} decode). Reads the files directly rather than through an
+ * {@link org.etw4j.consumer.EventStream}, for the file offsets the progress line shows.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         description = {"Prints the decoded events of .etl files (several files are merged in time order).",
@@ -62,6 +64,7 @@ final class DumpCommand implements Callable<Integer> {
             }
         }
         ManifestRegistry registry = new ManifestRegistry();
+        registry.register(DemoEvents.loadManifest());
         for (Path m : manifests) {
             try {
                 registry.register(m);

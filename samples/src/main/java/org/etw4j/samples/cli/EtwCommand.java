@@ -56,7 +56,17 @@ public final class EtwCommand implements Runnable {
         progressAllowed = stderrIsTerminal();
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-        int code = execute(out, err, args);
+        int code;
+        try {
+            code = execute(out, err, args);
+        } catch (Throwable t) {
+            // picocli hands on Errors (ServiceConfigurationError, OutOfMemoryError...): still one line and code 1
+            err.println("etw: " + oneLine(t));
+            if (System.getenv("ETW_DEBUG") != null) {
+                t.printStackTrace(err);
+            }
+            code = FAILED;
+        }
         out.flush();
         err.flush();
         System.exit(code);

@@ -4,22 +4,19 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.EventStream;
+import org.etw4j.consumer.LostEvents;
+import org.etw4j.consumer.StreamOptions;
 import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.RawEventRecord;
-import org.etw4j.spi.RecordSink;
-import org.etw4j.spi.TraceConsumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,9 +28,10 @@ import picocli.CommandLine.Spec;
  * {@code etw live}: starts a real-time session, enables providers and prints their events as they arrive, until
  * Ctrl-C, {@code --duration} or {@code --max-events}.
  *
- * <p>A picocli command object: one instance per command line, not thread-safe. Events are consumed and printed
- * on one platform thread (the ProcessTrace thread); the command's thread waits and stops the session. The trace's
- * synthetic header event is not printed.
+ * <p>A picocli command object: one instance per command line, not thread-safe. Events arrive through an
+ * {@link EventStream} (ETW's delivery thread copies them into a bounded queue, blocking when it is full, and the
+ * stream's handler thread decodes and prints them); the command's thread waits and stops the session. The
+ * trace's synthetic header event is not printed. The etw4j-Demo provider's manifest is built in.
  */
 @Command(name = "live", mixinStandardHelpOptions = true,
         description = {"Prints the events of providers as they happen (a real-time session), until Ctrl-C,",
@@ -92,16 +90,10 @@ final class LiveCommand implements Callable<Integer> {
         if (maxEvents != null && maxEvents < 1) {
             throw new CommandLine.ParameterException(cl, "--max-events must be at least 1");
         }
-        ManifestRegistry registry = new ManifestRegistry();
         for (Path m : manifests) {
-            try {
-                registry.register(m);
-            } catch (IOException e) {
-                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
+            if (!java.nio.file.Files.isRegularFile(m)) {
+                throw new CliException("manifest not found: " + m);
             }
-        }
-        if (demoLoad && registry.provider(DemoEvents.PROVIDER_ID) == null) {
-            registry.register(DemoEvents.loadManifest());
         }
         EtwBackend backend = backendOption.backend();
         if (!backend.supportsControl()) {
@@ -114,21 +106,23 @@ final class LiveCommand implements Callable<Integer> {
                 .ifExists(replace ? IfSessionExists.REPLACE : IfSessionExists.FAIL)
                 .build();
 
+        // Everything, the final report included, happens before the StopSignal closes (see RecordCommand).
         try (StopSignal signal = new StopSignal()) {
-            Printer printer = new Printer(new EventDecoder(registry), new EventOutput(out, format),
-                    maxEvents == null ? Long.MAX_VALUE : maxEvents, signal);
+            Printer printer = new Printer(new EventOutput(out, format), maxEvents == null ? Long.MAX_VALUE : maxEvents, signal);
             SessionStatistics stats;
-            try (TraceSession s = TraceSession.start(config, backend)) {
-                TraceConsumer consumer = backend.openRealTime(session, printer);
-                Thread thread = new Thread(() -> {
-                    try (consumer) {
-                        consumer.process();
-                    } finally {
-                        signal.stop(); // the session ended by itself (e.g. stopped by another tool)
+            try (TraceSession s = TraceSession.start(config, backend);
+                 EventStream stream = EventStream.openSession(session, backend, StreamOptions.DEFAULT)) {
+                DemoEvents.addManifest(stream);
+                for (Path m : manifests) {
+                    try {
+                        stream.addManifest(m);
+                    } catch (IOException e) {
+                        throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
                     }
-                }, "etw-live-consumer");
-                thread.setDaemon(true);
-                thread.start();
+                }
+                stream.onEvent(printer::onEvent).onLost(printer::onLost).onError(printer::onError)
+                        .onClose(signal::stop); // the session ended by itself (e.g. stopped by another tool)
+                stream.startAsync();
                 SessionSetup.enable(s, enable);
                 DemoLoad load = demoLoad ? DemoLoad.start(backend, rate) : null;
                 err.println("live session '" + session + "' on the " + backend.name() + " backend"
@@ -140,17 +134,18 @@ final class LiveCommand implements Callable<Integer> {
                     if (load != null) {
                         load.close();
                     }
-                    s.stop(); // delivers what is buffered, then ends the consumer
-                    thread.join(30_000);
-                    consumer.close();
+                    s.stop(); // delivers what is buffered, then ends the stream
+                    if (!stream.awaitTermination(Duration.ofSeconds(30))) {
+                        err.println("the event stream did not end within 30 s");
+                    }
                 }
                 stats = s.statistics();
             }
             out.flush();
             err.printf("%d events printed; session: accepted %d, delivered %d, lost %d%n", printer.printed,
                     stats.eventsAccepted(), stats.eventsDelivered(), stats.eventsLost());
-            for (String e : printer.errors) {
-                err.println("consumer error: " + e);
+            for (String e : printer.problems) {
+                err.println(e);
             }
             err.flush();
         }
@@ -158,59 +153,42 @@ final class LiveCommand implements Callable<Integer> {
     }
 
     /**
-     * Decodes and prints each event on the consumer thread; asks to stop once enough were printed.
+     * The stream's handlers: prints each event and asks to stop once enough were printed.
      *
-     * <p>Confined to the consumer thread while it runs; its counters are read after joining that thread.
+     * <p>Runs on the stream's one handler thread; its counters are read after the stream terminated.
      */
-    private static final class Printer implements RecordSink {
-        private final EventDecoder decoder;
+    private static final class Printer {
         private final EventOutput output;
         private final long max;
         private final StopSignal signal;
-        private final List<String> errors = new ArrayList<>();
+        private final List<String> problems = new ArrayList<>();
         private long printed;
 
-        Printer(EventDecoder decoder, EventOutput output, long max, StopSignal signal) {
-            this.decoder = decoder;
+        Printer(EventOutput output, long max, StopSignal signal) {
             this.output = output;
             this.max = max;
             this.signal = signal;
         }
 
-        @Override
-        public void onRecord(RawEventRecord r) {
-            if (printed >= max) {
+        void onEvent(EventRecord r) {
+            if (printed >= max || r.isProvider(EVENT_TRACE_GUID)) {
                 return;
             }
-            if (r.providerIdMsb() == EVENT_TRACE_GUID.mostSignificantBits()
-                    && r.providerIdLsb() == EVENT_TRACE_GUID.leastSignificantBits()) {
-                return;
-            }
-            DecodedEvent e = decoder.decode(r);
-            output.write(r, e, fileTimeToInstant(r.timestamp()));
+            output.write(r.raw(), r.decoded(), r.timestamp());
             if (++printed >= max) {
                 output.flush();
                 signal.stop();
             }
         }
 
-        @Override
-        public void onLost(long events, long buffers) {
-            errors.add("the session lost " + events + " events");
+        void onLost(LostEvents lost) {
+            problems.add("lost " + lost.events() + " events (" + lost.source() + ")");
         }
 
-        @Override
-        public void onError(Throwable error) {
-            if (errors.size() < 10) {
-                errors.add(EtwCommand.oneLine(error));
+        void onError(Throwable error) {
+            if (problems.size() < 10) {
+                problems.add("error: " + EtwCommand.oneLine(error));
             }
         }
-    }
-
-    /** FILETIME (100 ns ticks since 1601-01-01 UTC), as real-time consumers receive timestamps, to an Instant. */
-    static Instant fileTimeToInstant(long fileTime) {
-        long sinceUnixEpoch = fileTime - 116_444_736_000_000_000L;
-        return Instant.ofEpochSecond(Math.floorDiv(sinceUnixEpoch, 10_000_000L),
-                Math.floorMod(sinceUnixEpoch, 10_000_000L) * 100);
     }
 }

@@ -8,25 +8,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventText;
-import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.SchemaSource;
-import org.etw4j.spi.RawEventRecord;
-import org.etw4j.spi.RecordSink;
 
 /**
- * What one real-time session delivered to the demo's consumer: counts per event kind, level, id and activity,
- * keyword-0 events, one decoded sample per kind, losses and errors.
+ * What one real-time session delivered to the demo's {@link org.etw4j.consumer.EventStream}: counts per event
+ * kind, level, id and activity, keyword-0 events, one decoded sample per kind, losses and errors.
  *
- * <p>Confined to the consumer thread while {@code process()} runs; read by the demo thread after joining that
- * thread (the join orders the writes before the reads). Not reusable.
+ * <p>Its methods are the stream's handlers, so they run on the stream's one handler thread; the demo reads the
+ * results after {@code awaitTermination} returned true (the stream's termination latch orders the handler's
+ * writes before those reads). Not reusable.
  */
-final class SessionTally implements RecordSink {
+final class SessionTally {
     /** EventTraceGuid: the provider of the synthetic trace-header event a consumer gets first (seed 003). */
     static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
 
-    private final EventDecoder decoder;
     private final Map<DemoKind, Long> byKind = new EnumMap<>(DemoKind.class);
     private final Map<String, Long> otherKinds = new LinkedHashMap<>();
     private final long[] byLevel = new long[256];
@@ -41,12 +40,8 @@ final class SessionTally implements RecordSink {
     private long lostEvents;
     private long lostBuffers;
 
-    SessionTally(EventDecoder decoder) {
-        this.decoder = decoder;
-    }
-
-    @Override
-    public void onRecord(RawEventRecord r) {
+    /** Handler for every record of the stream. */
+    void onEvent(EventRecord r) {
         if (r.providerIdMsb() == EVENT_TRACE_GUID.mostSignificantBits()
                 && r.providerIdLsb() == EVENT_TRACE_GUID.leastSignificantBits()) {
             headerEvents++;
@@ -54,12 +49,12 @@ final class SessionTally implements RecordSink {
         }
         events++;
         byLevel[r.level() & 0xFF]++;
-        byId.merge(r.id(), 1L, Long::sum);
+        byId.merge(r.eventId(), 1L, Long::sum);
         byActivity.merge(r.activityId(), 1L, Long::sum);
         if (r.keyword() == 0) {
             keywordZero++;
         }
-        DecodedEvent e = decoder.decode(r);
+        DecodedEvent e = r.decoded();
         if (e.source() == SchemaSource.NONE || e.hasFieldErrors()) {
             undecoded++;
         }
@@ -94,21 +89,21 @@ final class SessionTally implements RecordSink {
     record Sample(String header, String text) {
     }
 
-    private static Sample sample(DemoKind kind, RawEventRecord r, DecodedEvent e) {
+    private static Sample sample(DemoKind kind, EventRecord r, DecodedEvent e) {
         Guid act = r.activityId();
         return new Sample(kind.displayName() + ": level " + r.level() + ", keyword 0x" + Long.toHexString(r.keyword())
                 + ", tid " + r.threadId() + ", activity " + (act.isNull() ? "none" : act.toString()),
                 DecodedEventText.format(e));
     }
 
-    @Override
-    public void onLost(long events, long buffers) {
-        lostEvents += events;
-        lostBuffers += buffers;
+    /** Handler for loss reports (session or stream queue). */
+    void onLost(LostEvents lost) {
+        lostEvents += lost.events();
+        lostBuffers += lost.buffers();
     }
 
-    @Override
-    public void onError(Throwable error) {
+    /** Handler for errors of the stream or of {@link #onEvent}. */
+    void onError(Throwable error) {
         if (errors.size() < 10) {
             errors.add(EtwCommand.oneLine(error));
         }

@@ -1,0 +1,121 @@
+package org.etw4j.consumer;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.etw4j.Guid;
+import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** File streams over the shared corpus deliver exactly what the reader reads. */
+class EventStreamFileTest {
+
+    static List<Path> corpus() {
+        return CorpusFiles.all();
+    }
+
+    /** Records per provider, and in total, as the reader counts them. */
+    private static Map<Guid, Long> readerCounts(Path file) throws Exception {
+        Map<Guid, Long> counts = new HashMap<>();
+        try (EtlFile f = EtlFile.open(file)) {
+            EtlCursor c = f.cursor();
+            while (c.advance()) {
+                counts.merge(c.record().providerId(), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    @ParameterizedTest
+    @MethodSource("corpus")
+    void sameRecordsAsTheReader(Path file) throws Exception {
+        Map<Guid, Long> expected = readerCounts(file);
+        long total = expected.values().stream().mapToLong(Long::longValue).sum();
+        Guid top = expected.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        long eventsLost;
+        try (EtlFile f = EtlFile.open(file)) {
+            eventsLost = f.header().eventsLost();
+        }
+        boolean small = Files.size(file) < 1_000_000;
+        AtomicLong all = new AtomicLong();
+        AtomicLong ofTop = new AtomicLong();
+        AtomicLong tlDecoded = new AtomicLong();
+        AtomicLong tl = new AtomicLong();
+        AtomicLong reportedLost = new AtomicLong(-1);
+        long[] lastTime = {Long.MIN_VALUE};
+        AtomicLong backwards = new AtomicLong();
+        List<Throwable> errors = new ArrayList<>();
+        EventStream s = EventStream.openFiles(file);
+        s.onEvent(e -> {
+            all.incrementAndGet();
+            if (e.fileTime() < lastTime[0]) {
+                backwards.incrementAndGet();
+            }
+            lastTime[0] = e.fileTime();
+            if (small) {
+                // Text and JSON forms work for every record kind (decoding never throws).
+                assertNotNull(e.eventName());
+                assertFalse(e.toString().isEmpty());
+                String json = e.toJson();
+                assertTrue(json.startsWith("{") && json.endsWith("}"), json);
+                if (e.isTraceLogging()) {
+                    tl.incrementAndGet();
+                    if (e.schemaSource() == SchemaSource.TRACELOGGING) {
+                        tlDecoded.incrementAndGet();
+                    }
+                }
+            }
+        });
+        s.onEvent(top, e -> ofTop.incrementAndGet());
+        s.onLost(l -> reportedLost.set(l.events()));
+        s.onError(errors::add);
+        s.start();
+        assertEquals(List.of(), errors);
+        assertEquals(total, all.get(), "file stream delivers every record the reader reads");
+        assertEquals(expected.get(top).longValue(), ofTop.get(), "provider routing over a file");
+        EventStreamStatistics st = s.statistics();
+        assertEquals(total, st.received());
+        assertEquals(total, st.dispatched());
+        assertEquals(eventsLost, st.lostBySession());
+        assertEquals(eventsLost > 0 ? eventsLost : -1, reportedLost.get(), "the header's EventsLost reported once");
+        assertTrue(s.isClosed());
+        assertEquals(tl.get(), tlDecoded.get(), "every TraceLogging event of the small files decodes");
+        assertEquals(0, backwards.get(), "time order");
+    }
+
+    @Test
+    void severalFilesMergeInTimeOrder() throws Exception {
+        Path a = CorpusFiles.file("perfview__diaghub.diaghub.kernel.1.etl");
+        Path b = CorpusFiles.file("perfview__diaghub.diaghub.user_injected.1.etl");
+        Path c = CorpusFiles.file("perfview__gcevents.etl");
+        long expected = 0;
+        for (Path p : List.of(a, b, c)) {
+            expected += readerCounts(p).values().stream().mapToLong(Long::longValue).sum();
+        }
+        AtomicLong n = new AtomicLong();
+        long[] last = {Long.MIN_VALUE};
+        AtomicLong backwards = new AtomicLong();
+        try (EventStream s = EventStream.openFiles(a, b, c)) {
+            s.onEvent(e -> {
+                n.incrementAndGet();
+                if (e.fileTime() < last[0]) {
+                    backwards.incrementAndGet();
+                }
+                last[0] = e.fileTime();
+            });
+            s.start();
+        }
+        assertEquals(expected, n.get());
+        assertEquals(0, backwards.get(), "merged by FILETIME");
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * etw4j's JNA backend: the provider side of ETW (EventRegister, EventUnregister, EventWriteTransfer,
+ * EventSetInformation, EventActivityIdControl and the enable callback) for services on Java 17 and 21, behind
+ * the same backend SPI as the FFM backend. Sessions and consumers need the FFM backend (Java 22+).
+ */
+module org.etw4j.jna {
+    requires org.etw4j.api;
+    requires com.sun.jna;
+
+    exports org.etw4j.jna;
+    // JNA binds the native methods of Advapi32 and calls NativeEnableCallback by reflection.
+    exports org.etw4j.jna.internal to com.sun.jna;
+
+    provides org.etw4j.spi.EtwBackendFactory with org.etw4j.jna.JnaBackendFactory;
+}

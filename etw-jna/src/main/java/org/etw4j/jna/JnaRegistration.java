@@ -1,0 +1,204 @@
+package org.etw4j.jna;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import java.lang.ref.Reference;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.etw4j.EtwException;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.Win32Error;
+import org.etw4j.jna.internal.Advapi32;
+import org.etw4j.provider.EventData;
+import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.FilterData;
+import org.etw4j.spi.ProviderRegistration;
+
+/**
+ * A provider registered through JNA: one REGHANDLE, one registry id, one {@link EnableCallback}.
+ *
+ * <p>Thread-safe; writes from any number of threads. {@link #close()} is idempotent and, when it returns:
+ * EventUnregister has returned; no write is still using the handle (writes after close return
+ * ERROR_INVALID_HANDLE without reaching native code, writes already past that check are waited for, so the
+ * handle is never used after EventUnregister); no call of the provider's callback is running or will start
+ * (notifications already past their check are waited for, except one running on the closing thread itself,
+ * so a callback may close its own provider); and only then does the registry drop its strong reference.
+ * The in-flight counts cost one uncontended {@link LongAdder} increment per write.
+ */
+final class JnaRegistration implements ProviderRegistration {
+    private final JnaBackend backend;
+    private final Guid providerId;
+    private final EnableCallback callback;
+    private final long id;
+    private final LongAdder writesInFlight = new LongAdder();
+    private final AtomicInteger deliveriesInFlight = new AtomicInteger();
+    /** Deliveries of this registration running on the current thread (a callback closing its own provider). */
+    private final ThreadLocal<int[]> deliveriesOnThisThread = ThreadLocal.withInitial(() -> new int[1]);
+    private volatile long handle;
+    private volatile boolean closed;
+
+    private JnaRegistration(JnaBackend backend, Guid providerId, EnableCallback callback, long id) {
+        this.backend = backend;
+        this.providerId = providerId;
+        this.callback = callback;
+        this.id = id;
+    }
+
+    /**
+     * {@code EventRegister}.
+     *
+     * @throws EtwException naming EventRegister when it fails
+     */
+    static JnaRegistration register(JnaBackend backend, Guid providerId, EnableCallback callback) {
+        ProviderRegistry registry = ProviderRegistry.INSTANCE;
+        long id = registry.newId();
+        JnaRegistration r = new JnaRegistration(backend, providerId, callback, id);
+        // In the table before EventRegister: ETW may call back before EventRegister returns (seed 000: a provider
+        // registered after a session enabled it is notified at once).
+        registry.put(id, r);
+        Memory guid = new Memory(Guid.BYTES);
+        Memory regHandle = new Memory(Long.BYTES);
+        int status;
+        try {
+            guid.write(0, providerId.toWindowsBytes(), 0, Guid.BYTES);
+            regHandle.setLong(0, 0);
+            status = Advapi32.EventRegister(guid, registry.callback(), id, regHandle);
+            if (status == 0) {
+                r.handle = regHandle.getLong(0);
+            }
+        } catch (RuntimeException | Error e) {
+            r.closed = true;
+            registry.remove(id);
+            throw e;
+        } finally {
+            Reference.reachabilityFence(guid);
+            Reference.reachabilityFence(regHandle);
+        }
+        if (status != 0) {
+            r.closed = true;
+            registry.remove(id);
+            throw new EtwException("EventRegister", status, "provider " + providerId);
+        }
+        return r;
+    }
+
+    @Override
+    public Guid providerId() {
+        return providerId;
+    }
+
+    /** The registry id passed to EventRegister as CallbackContext. */
+    long contextId() {
+        return id;
+    }
+
+    /** The REGHANDLE EventRegister returned. */
+    long handle() {
+        return handle;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public int setInformation(int informationClass, byte[] data) {
+        writesInFlight.increment();
+        try {
+            if (closed) {
+                return Win32Error.ERROR_INVALID_HANDLE.code();
+            }
+            return WriteStaging.forThisThread().setInformation(handle, informationClass, data);
+        } finally {
+            writesInFlight.decrement();
+        }
+    }
+
+    @Override
+    public int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data) {
+        if (descriptor == null || data == null) {
+            return Win32Error.ERROR_INVALID_PARAMETER.code();
+        }
+        writesInFlight.increment();
+        try {
+            if (closed) {
+                return Win32Error.ERROR_INVALID_HANDLE.code();
+            }
+            return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
+        } catch (OutOfMemoryError e) {
+            return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (seed 002)
+        } finally {
+            writesInFlight.decrement();
+        }
+    }
+
+    /**
+     * A notification from the native callback: copies its arguments (valid only during the call) and hands them
+     * to the provider's callback. Never throws: failures are recorded on the backend.
+     */
+    void onNativeNotification(Pointer sourceId, int controlCode, int level, long any, long all, Pointer filterData) {
+        int[] onThisThread = deliveriesOnThisThread.get();
+        deliveriesInFlight.incrementAndGet();
+        onThisThread[0]++;
+        try {
+            if (closed) {
+                backend.countIgnoredAfterClose();
+                return;
+            }
+            Guid source = sourceId == null ? Guid.NULL : Guid.readFrom(sourceId.getByteArray(0, Guid.BYTES), 0);
+            List<FilterData> filters;
+            try {
+                filters = FilterDescriptors.decode(filterData);
+            } catch (RuntimeException e) {
+                backend.recordCallbackFailure(new CallbackFailure(providerId, controlCode, e));
+                filters = List.of(); // the state change itself still reaches the provider
+            }
+            callback.onNotification(controlCode, source, level, any, all, filters);
+        } catch (Throwable t) {
+            backend.recordCallbackFailure(new CallbackFailure(providerId, controlCode, t));
+        } finally {
+            onThisThread[0]--;
+            deliveriesInFlight.decrementAndGet();
+        }
+    }
+
+    /** {@code EventUnregister}; idempotent; see the class comment for what holds when it returns. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        int own = deliveriesOnThisThread.get()[0];
+        awaitQuiet(own);
+        Advapi32.EventUnregister(handle);
+        awaitQuiet(own);
+        ProviderRegistry.INSTANCE.remove(id);
+    }
+
+    /**
+     * Waits until no write and no delivery (other than {@code own} on this thread) is past its closed check.
+     * Each increments its counter before reading {@code closed} and this runs after writing it (all volatile or
+     * atomic), so any operation not counted here will see {@code closed} and turn back.
+     */
+    private void awaitQuiet(int own) {
+        int spins = 0;
+        while (writesInFlight.sum() != 0 || deliveriesInFlight.get() > own) {
+            if (++spins < 1_000) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JnaRegistration[" + providerId + ", context " + id + (closed ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,468 @@
+package org.etw4j.jna;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.etw4j.EtwException;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.Level;
+import org.etw4j.Win32Error;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.EventFilter;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.TraceSession;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.provider.EventData;
+import org.etw4j.sim.SimulatedBackend;
+import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.FilterData;
+import org.etw4j.spi.ProviderRegistration;
+import org.etw4j.spi.RawEventRecord;
+import org.etw4j.spi.RecordSink;
+import org.etw4j.spi.TraceConsumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JNA backend's own rules, through the stand-in advapi32 and {@link SimEngine}: callback safety (ids, stale
+ * ids, close racing notifications, nothing thrown escapes), write statuses, allocation-free writes, activity ids.
+ */
+class JnaBackendTest {
+    private static final EventDescriptor EVENT = EventDescriptor.of(7, Level.INFORMATIONAL, 0x1);
+
+    private SimEngine engine;
+    private SimulatedBackend sim;
+    private JnaBackend jna;
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        engine = SimEngine.install();
+        sim = new SimulatedBackend();
+        engine.route(sim);
+        jna = new JnaBackend();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = cleanup.size() - 1; i >= 0; i--) {
+            cleanup.get(i).close();
+        }
+        SimEngine.install(); // in case a test uninstalled it or switched on no-op writes
+        engine.noopWrites(false);
+        assertEquals(List.of(), engine.errors(), "the engine's upcalls failed");
+        assertEquals(List.of(), sim.backgroundErrors(), "an exception reached the simulator from a callback");
+        assertEquals(0, ProviderRegistry.INSTANCE.unhandledFailures());
+    }
+
+    private TraceSession session(String name, Guid provider, EnableParameters p) {
+        TraceSession s = TraceSession.start(SessionConfig.realTime("jna-test-" + name).build(), sim);
+        cleanup.add(s);
+        if (provider != null) {
+            s.enable(provider, p);
+        }
+        return s;
+    }
+
+    private JnaRegistration register(Guid id, EnableCallback callback) {
+        JnaRegistration r = (JnaRegistration) jna.registerProvider(id, callback);
+        cleanup.add(r);
+        return r;
+    }
+
+    private static Guid guid(long n) {
+        return new Guid(0x6a6e6100_0000_0000L | n, 0x8000_0000_0000_0000L | n);
+    }
+
+    // ------------------------------------------------------------------ the native path
+
+    @Test
+    void eventsTravelThroughTheStandInIntoTheSessionUnchanged() throws Exception {
+        Guid id = guid(1);
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> { });
+        TraceSession s = session("native-path", id, EnableParameters.of(Level.VERBOSE));
+        List<RawEventRecordCopy> got = new CopyOnWriteArrayList<>();
+        CountDownLatch one = new CountDownLatch(1);
+        TraceConsumer consumer = sim.openRealTime(s.name(), new RecordSink() {
+            @Override
+            public void onRecord(RawEventRecord record) {
+                if (record.providerId().equals(id)) {
+                    java.nio.ByteBuffer u = record.userData().duplicate();
+                    byte[] bytes = new byte[u.remaining()];
+                    u.get(bytes);
+                    got.add(new RawEventRecordCopy(record.id(), record.activityId(), bytes));
+                    one.countDown();
+                }
+            }
+        });
+        cleanup.add(consumer);
+        Thread t = new Thread(consumer::process);
+        t.setDaemon(true);
+        t.start();
+        long before = engine.writes();
+        Guid activity = guid(0xA);
+        EventData data = new EventData().add(new byte[] {1, 2}).add(new byte[] {9, 3, 4, 9}, 1, 2).add(new byte[0]);
+        assertEquals(0, r.write(EVENT, activity, null, data));
+        s.flush();
+        assertTrue(one.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(before + 1, engine.writes(), "the write went through the stand-in's EventWriteTransfer");
+        assertEquals(7, got.get(0).id());
+        assertEquals(activity, got.get(0).activity());
+        assertArrayEquals(new byte[] {1, 2, 3, 4}, got.get(0).userData());
+    }
+
+    /** The fields of a record this test checks, copied during the callback. */
+    private record RawEventRecordCopy(int id, Guid activity, byte[] userData) {
+    }
+
+    @Test
+    void aProviderDefinedFilterTypeReachesTheProviderAsGiven() {
+        Guid id = guid(2);
+        List<List<FilterData>> seen = new CopyOnWriteArrayList<>();
+        register(id, (c, s, l, a, al, f) -> seen.add(f));
+        byte[] bytes = {5, 4, 3, 2, 1};
+        session("custom-filter", id, EnableParameters.builder().filter(new EventFilter.Custom(0x1234, bytes)).build());
+        assertEquals(List.of(List.of(new FilterData(0x1234, bytes))), seen);
+    }
+
+    // ------------------------------------------------------------------ callback safety
+
+    @Test
+    void aCallbackArrivingAfterCloseIsIgnoredAndItsIdIsStale() {
+        Guid id = guid(3);
+        AtomicInteger calls = new AtomicInteger();
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> calls.incrementAndGet());
+        session("after-close", id, EnableParameters.of(Level.ERROR));
+        assertEquals(1, calls.get());
+        SimEngine.EngineRegistration native_ = engine.registration(r.handle());
+        assertNotNull(native_);
+        r.close();
+        assertFalse(ProviderRegistry.INSTANCE.contains(r.contextId()), "the registry let go of the id after EventUnregister");
+        long staleBefore = ProviderRegistry.INSTANCE.staleNotifications();
+        // ETW (here: native code, with the context given at EventRegister) calls the closed provider's callback.
+        native_.invokeNative(1, Guid.NULL, 5, -1L, 0L, List.of());
+        native_.invokeNative(0, Guid.NULL, 0, 0L, 0L, List.of());
+        assertEquals(1, calls.get(), "never delivered after close");
+        assertEquals(staleBefore + 2, ProviderRegistry.INSTANCE.staleNotifications());
+        r.close(); // idempotent
+        assertEquals(0, jna.callbackFailureCount());
+    }
+
+    @Test
+    void notificationsRacingCloseNeverReachAClosedProvider() throws Exception {
+        long staleBefore = ProviderRegistry.INSTANCE.staleNotifications();
+        int rounds = 25;
+        AtomicInteger late = new AtomicInteger();
+        AtomicInteger delivered = new AtomicInteger();
+        for (int round = 0; round < rounds; round++) {
+            Guid id = guid(0x100 + round);
+            AtomicBoolean closeReturned = new AtomicBoolean();
+            JnaRegistration r = (JnaRegistration) jna.registerProvider(id, (c, s, l, a, al, f) -> {
+                delivered.incrementAndGet();
+                if (closeReturned.get()) {
+                    late.incrementAndGet();
+                }
+            });
+            SimEngine.EngineRegistration native_ = engine.registration(r.handle());
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                // Controllers enabling and disabling through the simulator (notifications under its lock).
+                String name = "race-" + round + "-" + t;
+                threads.add(new Thread(() -> {
+                    try (TraceSession s = TraceSession.start(SessionConfig.realTime("jna-test-" + name).build(), sim)) {
+                        for (int i = 0; !stop.get(); i++) {
+                            s.enable(id, EnableParameters.of(Level.named(1 + i % 5)));
+                            s.disable(id);
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (int t = 0; t < 2; t++) {
+                // Notifications from native code with no lock at all, as ETW's threads could send them.
+                threads.add(new Thread(() -> {
+                    try {
+                        while (!stop.get()) {
+                            native_.invokeNative(1, Guid.NULL, 4, 0xFF, 0, List.of(new FilterData(0x77, new byte[] {1})));
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            long until = System.nanoTime() + 5_000_000L;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            r.close();
+            closeReturned.set(true);
+            assertFalse(ProviderRegistry.INSTANCE.contains(r.contextId()));
+            Thread.sleep(5); // keep notifying the closed provider for a while
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(10_000);
+                assertFalse(t.isAlive());
+            }
+            assertEquals(List.of(), failures);
+        }
+        assertEquals(0, late.get(), "a callback started after close() returned");
+        assertTrue(delivered.get() > rounds, "the provider was notified before close (" + delivered.get() + ")");
+        assertTrue(ProviderRegistry.INSTANCE.staleNotifications() > staleBefore, "notifications after close met a stale id");
+        assertEquals(0, jna.callbackFailureCount(), () -> jna.callbackFailures().toString());
+    }
+
+    @Test
+    void aCallbackMayCloseItsOwnProvider() {
+        Guid id = guid(4);
+        AtomicReference<ProviderRegistration> self = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> {
+            calls.incrementAndGet();
+            self.get().close(); // must not wait for its own notification to finish
+        });
+        self.set(r);
+        session("self-close", id, EnableParameters.of(Level.ERROR));
+        assertTrue(r.isClosed());
+        assertFalse(ProviderRegistry.INSTANCE.contains(r.contextId()));
+        session("self-close-2", id, EnableParameters.of(Level.ERROR));
+        assertEquals(1, calls.get());
+        assertEquals(0, jna.callbackFailureCount());
+    }
+
+    @Test
+    void nothingThrownByACallbackEscapesAndTheBackendKeepsWorking() {
+        Guid a = guid(5);
+        Guid b = guid(6);
+        register(a, (c, s, l, x, y, f) -> {
+            throw new IllegalStateException("boom");
+        });
+        register(b, (c, s, l, x, y, f) -> {
+            throw new AssertionError("an Error, too");
+        });
+        TraceSession s = session("throwing", a, EnableParameters.of(Level.ERROR));
+        s.enable(b, EnableParameters.of(Level.WARNING));
+        List<CallbackFailure> failures = jna.callbackFailures();
+        assertEquals(2, failures.size());
+        assertEquals(a, failures.get(0).providerId());
+        assertEquals(1, failures.get(0).controlCode());
+        assertInstanceOf(IllegalStateException.class, failures.get(0).error());
+        assertInstanceOf(AssertionError.class, failures.get(1).error());
+        assertEquals(2, jna.callbackFailureCount());
+        // still working: a well-behaved provider is notified
+        AtomicInteger ok = new AtomicInteger();
+        register(guid(7), (c, x, l, y, z, f) -> ok.incrementAndGet());
+        s.enable(guid(7), EnableParameters.of(Level.ERROR));
+        assertEquals(1, ok.get());
+    }
+
+    @Test
+    void aThrowingEnableListenerOfAnEtwProviderDoesNotEscape() throws Exception {
+        JnaProvidersSimulatedSessions backend = new JnaProvidersSimulatedSessions(jna, sim);
+        CountDownLatch called = new CountDownLatch(1);
+        EtwProvider p = EtwProvider.builder("jna-test-throwing-listener").backend(backend).onEnable((pr, n) -> {
+            called.countDown();
+            throw new IllegalStateException("listener boom");
+        }).register();
+        cleanup.add(p);
+        session("listener", p.id(), EnableParameters.of(Level.ERROR));
+        assertTrue(called.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(p.isEnabled(), "the state was still published");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (p.statistics().listenerErrors() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertEquals(1, p.statistics().listenerErrors());
+        assertEquals(0, jna.callbackFailureCount(), "EtwProvider runs listeners on its own thread and counts their failures");
+    }
+
+    @Test
+    void theRegistryHoldsTheCallbackUntilUnregisterThenLetsItGo() throws Exception {
+        Guid id = guid(8);
+        AtomicInteger calls = new AtomicInteger();
+        EnableCallback cb = (c, s, l, a, al, f) -> calls.incrementAndGet();
+        WeakReference<EnableCallback> weak = new WeakReference<>(cb);
+        JnaRegistration r = (JnaRegistration) jna.registerProvider(id, cb);
+        cb = null;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        assertNotNull(weak.get(), "strongly held while registered");
+        TraceSession s = session("gc", id, EnableParameters.of(Level.ERROR));
+        assertEquals(1, calls.get(), "the callback still works after GC");
+        r.close();
+        s.disable(id);
+        for (int i = 0; i < 20 && weak.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(weak.get(), "released after EventUnregister returned");
+    }
+
+    // ------------------------------------------------------------------ statuses
+
+    @Test
+    void writeAfterCloseIsInvalidHandle() {
+        JnaRegistration r = register(guid(9), (c, s, l, a, al, f) -> { });
+        r.close();
+        long before = engine.writes();
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), r.write(EVENT, null, null, new EventData()));
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), r.setInformation(2, new byte[] {1}));
+        assertEquals(before, engine.writes(), "a closed handle never reaches native code");
+    }
+
+    @Test
+    void moreThan128BlocksIsInvalidParameterAnd128AreWritten() {
+        Guid id = guid(10);
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> { });
+        session("blocks", id, EnableParameters.of(Level.VERBOSE));
+        EventData data = new EventData();
+        for (int i = 0; i < 128; i++) {
+            data.add(new byte[] {(byte) i});
+        }
+        assertEquals(0, r.write(EVENT, null, null, data));
+        data.add(new byte[] {1});
+        assertEquals(Win32Error.ERROR_INVALID_PARAMETER.code(), r.write(EVENT, null, null, data));
+        assertEquals(Win32Error.ERROR_INVALID_PARAMETER.code(), r.write(null, null, null, data));
+    }
+
+    @Test
+    void aWriteAboveWhatStagingHoldsIsArithmeticOverflowWithoutGrowing() {
+        Guid id = guid(11);
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> { });
+        session("huge", id, EnableParameters.of(Level.VERBOSE));
+        long allocations = WriteStaging.nativeAllocations();
+        byte[] half = new byte[WriteStaging.MAX_STAGED_BYTES / 2 + 1];
+        assertEquals(Win32Error.ERROR_ARITHMETIC_OVERFLOW.code(), r.write(EVENT, null, null, new EventData().add(half).add(half)));
+        assertEquals(allocations, WriteStaging.nativeAllocations());
+    }
+
+    @Test
+    void engineStatusesComeBackUnchanged() {
+        Guid id = guid(12);
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> { });
+        session("more-data", id, EnableParameters.of(Level.VERBOSE));
+        // A 4 KB-buffer session cannot hold a 5000-byte event: the simulator answers ERROR_MORE_DATA.
+        TraceSession small = TraceSession.start(SessionConfig.realTime("jna-test-small").bufferSizeKb(4).build(), sim);
+        cleanup.add(small);
+        small.enable(id, EnableParameters.of(Level.VERBOSE));
+        assertEquals(Win32Error.ERROR_MORE_DATA.code(), r.write(EVENT, null, null, new EventData().add(new byte[5000])));
+    }
+
+    @Test
+    void withoutAnEngineRegisterThrowsNamingEventRegisterAndWritesReturnTheStatus() {
+        JnaRegistration r = register(guid(13), (c, s, l, a, al, f) -> { });
+        engine.uninstall();
+        EtwException e = assertThrows(EtwException.class, () -> jna.registerProvider(guid(14), (c, s, l, a, al, f) -> { }));
+        assertEquals("EventRegister", e.function());
+        assertEquals(Win32Error.ERROR_NOT_SUPPORTED, e.error());
+        assertTrue(e.getMessage().contains("EventRegister failed: ERROR_NOT_SUPPORTED (50)"), e.getMessage());
+        assertEquals(Win32Error.ERROR_NOT_SUPPORTED.code(), r.write(EVENT, null, null, new EventData().add(new byte[3])));
+        EtwException activity = assertThrows(EtwException.class, () -> jna.activityIds().get());
+        assertEquals("EventActivityIdControl", activity.function());
+        SimEngine.install();
+    }
+
+    @Test
+    void controlOperationsAreUnsupportedAndSayWhereToGo() {
+        assertFalse(jna.supportsControl());
+        assertEquals("jna", jna.name());
+        assertFalse(jna.isNative(), "the stand-in is not Windows' advapi32");
+        for (Runnable op : List.<Runnable>of(
+                () -> jna.startSession(SessionConfig.realTime("x").build()),
+                () -> jna.attachSession("x"),
+                jna::querySessions,
+                () -> jna.stopSession("x"),
+                () -> jna.openRealTime("x", record -> { }))) {
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, op::run);
+            assertTrue(e.getMessage().contains("FFM backend") && e.getMessage().contains("Java 22"), e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ allocation
+
+    @Test
+    void writesAllocateNoNativeMemoryOnceWarm() {
+        Guid id = guid(15);
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> { });
+        session("alloc", id, EnableParameters.of(Level.VERBOSE));
+        byte[] big = new byte[3000];
+        byte[] small = new byte[17];
+        EventData data = new EventData();
+        r.write(EVENT, null, null, data.clear().add(big).add(small)); // warms this thread up to the largest event
+        long before = WriteStaging.nativeAllocations();
+        for (int i = 0; i < 2_000; i++) {
+            data.clear().add(small);
+            if (i % 2 == 0) {
+                data.add(big, 0, i % big.length);
+            }
+            assertEquals(0, r.write(EVENT, i % 3 == 0 ? guid(i) : null, null, data));
+        }
+        assertEquals(before, WriteStaging.nativeAllocations(), "no new Memory per write");
+        assertTrue(engine.writes() >= 2_000);
+    }
+
+    @Test
+    void theWritePathAllocatesNothingOnTheJavaHeapOnceWarm() {
+        AllocatedBytes bytes = AllocatedBytes.ofCurrentThread();
+        JnaRegistration r = register(guid(16), (c, s, l, a, al, f) -> { });
+        engine.noopWrites(true); // the stand-in returns at once: only the JNA backend's own path is measured
+        EventData data = new EventData().add(new byte[100]).add(new byte[20], 0, 20, EventData.TYPE_PAYLOAD);
+        Guid activity = guid(99);
+        for (int i = 0; i < 20_000; i++) {
+            r.write(EVENT, activity, null, data); // warm-up: JIT, thread-local staging
+        }
+        int n = 100_000;
+        long before = bytes.read();
+        int failures = 0;
+        for (int i = 0; i < n; i++) {
+            failures += r.write(EVENT, activity, null, data);
+        }
+        long allocated = bytes.read() - before;
+        assertEquals(0, failures);
+        // A few hundred bytes of slack for the measurement itself; one byte per write would already be 100 KB.
+        assertTrue(allocated < 4_096, "allocated " + allocated + " bytes for " + n + " writes");
+    }
+
+    // ------------------------------------------------------------------ activity ids
+
+    @Test
+    void activityIdsGoThroughEventActivityIdControl() {
+        var ids = jna.activityIds();
+        Guid original = ids.get();
+        assertEquals(sim.activityIds().get(), original, "the engine keeps the id where EventActivityIdControl put it");
+        Guid created = ids.create();
+        assertNotEquals(Guid.NULL, created);
+        assertEquals(original, ids.get(), "CREATE_ID leaves the thread's id alone");
+        assertEquals(original, ids.set(created), "GET_SET_ID returns the previous id");
+        assertEquals(created, ids.get());
+        assertEquals(created, sim.activityIds().get());
+        Guid previous = ids.createAndSet();
+        assertEquals(created, previous, "CREATE_SET_ID returns the previous id");
+        Guid fresh = ids.get();
+        assertNotEquals(created, fresh);
+        assertNotEquals(Guid.NULL, fresh);
+        ids.set(original);
+        assertEquals(original, ids.get());
+    }
+}
