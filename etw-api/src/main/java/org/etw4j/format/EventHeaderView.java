@@ -133,6 +133,7 @@ public final class EventHeaderView implements RawEventRecord {
     }
 
     /** The timestamp as stored, in the session's clock. */
+    @Override
     public long rawTimestamp() {
         return buf.getLong(base + TIMESTAMP);
     }

@@ -29,6 +29,14 @@ public interface RawEventRecord {
      */
     long timestamp();
 
+    /**
+     * The timestamp as the session's clock stored it (QPC ticks, FILETIME or CPU cycles); equal to
+     * {@link #timestamp()} when {@link #isRawTimestamp()}. Backends that only know FILETIME return that.
+     */
+    default long rawTimestamp() {
+        return timestamp();
+    }
+
     /** Whether {@link #timestamp()} is in the session's raw clock rather than FILETIME. */
     default boolean isRawTimestamp() {
         return false;

@@ -300,23 +300,43 @@ class JnaBackendTest {
     void theRegistryHoldsTheCallbackUntilUnregisterThenLetsItGo() throws Exception {
         Guid id = guid(8);
         AtomicInteger calls = new AtomicInteger();
-        EnableCallback cb = (c, s, l, a, al, f) -> calls.incrementAndGet();
-        WeakReference<EnableCallback> weak = new WeakReference<>(cb);
-        JnaRegistration r = (JnaRegistration) jna.registerProvider(id, cb);
-        cb = null;
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        assertNotNull(weak.get(), "strongly held while registered");
+        // Only the backend may keep these alive: the test holds weak references and the context id.
+        List<WeakReference<?>> refs = registerUnreferenced(id, calls);
+        @SuppressWarnings("unchecked")
+        WeakReference<EnableCallback> callback = (WeakReference<EnableCallback>) refs.get(0);
+        @SuppressWarnings("unchecked")
+        WeakReference<JnaRegistration> registration = (WeakReference<JnaRegistration>) refs.get(1);
+        long context = registration.get().contextId();
+        gc(3);
+        assertNotNull(callback.get(), "the callback is strongly held while registered");
+        assertNotNull(registration.get(), "the registration is strongly held while registered");
         TraceSession s = session("gc", id, EnableParameters.of(Level.ERROR));
-        assertEquals(1, calls.get(), "the callback still works after GC");
+        assertEquals(1, calls.get(), "notifications still arrive after GC");
+        JnaRegistration r = registration.get();
+        assertNotNull(r);
         r.close();
+        r = null;
         s.disable(id);
-        for (int i = 0; i < 20 && weak.get() != null; i++) {
-            System.gc();
+        for (int i = 0; i < 50 && (callback.get() != null || registration.get() != null); i++) {
+            gc(1);
             Thread.sleep(10);
         }
-        assertNull(weak.get(), "released after EventUnregister returned");
+        assertNull(registration.get(), "released after EventUnregister returned");
+        assertNull(callback.get(), "released after EventUnregister returned");
+        assertFalse(ProviderRegistry.INSTANCE.contains(context));
+    }
+
+    /** Registers a provider whose callback and registration are reachable only from the backend. */
+    private List<WeakReference<?>> registerUnreferenced(Guid id, AtomicInteger calls) {
+        EnableCallback cb = (c, s, l, a, al, f) -> calls.incrementAndGet();
+        ProviderRegistration r = jna.registerProvider(id, cb);
+        return List.of(new WeakReference<>(cb), new WeakReference<>(r));
+    }
+
+    private static void gc(int times) {
+        for (int i = 0; i < times; i++) {
+            System.gc();
+        }
     }
 
     // ------------------------------------------------------------------ statuses
@@ -432,7 +452,7 @@ class JnaBackendTest {
         for (int i = 0; i < 20_000; i++) {
             r.write(EVENT, activity, null, data); // warm-up: JIT, thread-local staging
         }
-        int n = 100_000;
+        int n = 200_000;
         long before = bytes.read();
         int failures = 0;
         for (int i = 0; i < n; i++) {
@@ -440,8 +460,9 @@ class JnaBackendTest {
         }
         long allocated = bytes.read() - before;
         assertEquals(0, failures);
-        // A few hundred bytes of slack for the measurement itself; one byte per write would already be 100 KB.
-        assertTrue(allocated < 4_096, "allocated " + allocated + " bytes for " + n + " writes");
+        // Measured here: about 3 KB whatever n is (the measurement and the JIT, not the writes). The bound allows
+        // 0.1 byte per write; a single object per write (16 bytes or more) would be 3.2 MB.
+        assertTrue(allocated < n / 10, "allocated " + allocated + " bytes for " + n + " writes");
     }
 
     // ------------------------------------------------------------------ activity ids

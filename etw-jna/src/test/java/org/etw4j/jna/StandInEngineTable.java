@@ -31,6 +31,11 @@ public class StandInEngineTable extends Structure {
     public ActivityIdControlFn EventActivityIdControl;
     public SetInformationFn EventSetInformation;
 
+    /** The field names in order (the C table's entry names). */
+    java.util.List<String> fieldNames() {
+        return getFieldOrder();
+    }
+
     /** Offset of a field in this structure, to compare with the C table. */
     int offsetOf(String field) {
         return fieldOffset(field);

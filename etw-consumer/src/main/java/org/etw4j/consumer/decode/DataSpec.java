@@ -5,8 +5,7 @@ import java.util.Objects;
 /**
  * A data field of a template ({@code <data name inType outType map length count/>} in a manifest, or one
  * property of a classic MOF class).
- *
- * <p>Immutable value; thread-safe.
+ * Immutable value; thread-safe.
  *
  * @param name    the field name
  * @param inType  the wire type

@@ -6,8 +6,7 @@ import org.etw4j.Guid;
 
 /**
  * An event decoded with its schema: names, ordered typed fields, and what could not be decoded.
- *
- * <p>Immutable value; thread-safe; independent of the record and buffers it was decoded from. Per-field
+ * Immutable value; thread-safe; independent of the record and buffers it was decoded from. Per-field
  * problems are on the fields ({@link EventField#error()}); event-level remarks (no schema, an older template
  * used, a TraceLogging schema that did not parse) are in {@link #notes()}.
  *

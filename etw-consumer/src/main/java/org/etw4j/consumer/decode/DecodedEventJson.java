@@ -5,7 +5,8 @@ import java.util.List;
 import org.etw4j.Guid;
 
 /**
- * The JSON form of a decoded event, one object per event (suitable for JSON Lines):
+ * The JSON form of a decoded event (stateless, thread-safe, nothing to close), one object per event (suitable
+ * for JSON Lines):
  * <pre>{@code
  * {"provider":"Microsoft-Windows-DotNETRuntime","providerId":"e13c0d23-...","event":"GC/CreateSegment",
  *  "task":"GC","opcode":"CreateSegment","id":5,"version":1,"source":"MANIFEST","payloadLength":22,
@@ -15,7 +16,7 @@ import org.etw4j.Guid;
  *  "notes":[...] (only when non-empty)}
  * }</pre>
  *
- * <p>Stateless; thread-safe. Fields are an array so their order and duplicate names survive. Values: integers
+ * <p>Fields are an array so their order and duplicate names survive. Values: integers
  * as JSON numbers (unsigned 64-bit values unsigned), except hexadecimal out types and pointers, which are
  * strings {@code "0x..."}; doubles as numbers ({@code NaN}/infinities as strings); booleans; strings; GUIDs and
  * instants (ISO-8601 UTC) as strings; byte arrays as lower-case hex strings; arrays as arrays; structs as

@@ -3,8 +3,7 @@ package org.etw4j.consumer.decode;
 /**
  * The one-line text form of a decoded event, in the style of TraceEvent's event dumps:
  * {@code Provider/Task/Opcode name=value; name=value; ...}.
- *
- * <p>Stateless; thread-safe. Values print as {@link FieldText} describes; mapped values print their label;
+ * Stateless; thread-safe. Values print as {@link FieldText} describes; mapped values print their label;
  * newlines and carriage returns inside values are escaped as {@code \n} and {@code \r} so an event stays on one
  * line; failed fields print {@code <error: why; raw=hex>}; undecoded trailing bytes are appended as
  * {@code <undecoded>=hex}.

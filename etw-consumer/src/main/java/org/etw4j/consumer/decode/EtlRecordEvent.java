@@ -12,8 +12,7 @@ import org.etw4j.spi.RawEventRecord;
  * get the classic-header flag ({@code EVENT_HEADER_FLAG_CLASSIC_HEADER}), their event-class (or kernel group)
  * GUID as provider id, and their class type / hook type as opcode; the 32/64-bit header flag is set from the
  * record's pointer size.
- *
- * <p>Flyweight: not thread-safe; {@link #of(EtlRecordView)} re-points it, and it is valid only as long as the
+ * Flyweight: not thread-safe; {@link #of(EtlRecordView)} re-points it, and it is valid only as long as the
  * view it wraps (until the cursor advances). Reading allocates nothing except the buffer slices
  * {@link #userData()} and {@link #extendedData(int)} return.
  */

@@ -11,7 +11,8 @@ import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
 /**
- * The decoder facade: turns one {@link RawEventRecord} into a {@link DecodedEvent} using, in this order,
+ * The decoder facade, thread-safe if its registry is (the provided one is), reusable for any number of events,
+ * nothing to close: it turns one {@link RawEventRecord} into a {@link DecodedEvent} using, in this order,
  * <ol>
  *   <li>the built-in classic kernel (MOF) layouts, for records with the classic-header flag
  *       ({@code EVENT_HEADER_FLAG_CLASSIC_HEADER}; the provider id is then the event-class GUID and the opcode
@@ -20,13 +21,15 @@ import org.etw4j.spi.RawEventRecord;
  *       {@link ManifestRegistry} so that later events of that provider decode;</li>
  *   <li>a TraceLogging decoder, when the record carries a TraceLogging schema
  *       ({@code EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL}) and one is installed;</li>
- *   <li>the registry's manifests, keyed by (provider, id, version).</li>
+ *   <li>the registry's manifests, keyed by (provider, id, version);</li>
+ *   <li>TDH metadata the trace itself carries (KernelTraceControl MetaData events, see {@link TdhMetadata}),
+ *       which it harvests into the registry as they come.</li>
  * </ol>
  * Events nothing describes come back with {@link SchemaSource#NONE}, a {@code EventID(n)} name and their whole
  * payload in {@link DecodedEvent#undecoded()}.
  *
- * <p>Thread-safe if its registry is (the provided one is): decoding keeps no state besides in-band manifests
- * harvested into the registry. Records are read during the call only; the result is independent of them.
+ * <p>Decoding keeps no state besides the in-band manifests and metadata harvested into the registry. Records are
+ * read during the call only; the result is independent of them.
  * Allocates per call (the result). Never throws for bad payloads: problems are reported on fields and in
  * {@link DecodedEvent#notes()}.
  *
@@ -36,7 +39,10 @@ import org.etw4j.spi.RawEventRecord;
  */
 public final class EventDecoder {
 
-    /** Decodes TraceLogging events from their schema extended item; see {@link EventDecoder#withTraceLogging}. */
+    /**
+     * Decodes TraceLogging events from their schema extended item; see {@link EventDecoder#withTraceLogging}.
+     * Implementations are called from every thread that uses the decoder, so they must be thread-safe.
+     */
     @FunctionalInterface
     public interface TraceLoggingDecoder {
         /**
@@ -93,6 +99,9 @@ public final class EventDecoder {
         int pointerSize = r.pointerSize() == 4 ? 4 : 8;
         Guid provider = r.providerId();
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
+            if (TdhMetadata.METADATA_CLASS.equals(provider)) {
+                return metadataEvent(r, provider, data);
+            }
             return classic(r, provider, data, pointerSize);
         }
         if (r.id() == ManifestRegistry.MANIFEST_EVENT_ID && ManifestRegistry.isEnvelope(data)) {
@@ -128,8 +137,16 @@ public final class EventDecoder {
             if (s != null) {
                 return decode(s, r, data, pointerSize, notes);
             }
+            EventSchema meta = registry.metadataSchema(provider, r.id(), r.version());
+            if (meta != null) {
+                return decode(meta, r, data, pointerSize, List.of());
+            }
             return undecoded(r, provider, m.name(), data, List.of("provider " + m.name() + " has no event "
                     + r.id() + " version " + r.version()));
+        }
+        EventSchema meta = registry.metadataSchema(provider, r.id(), r.version());
+        if (meta != null) {
+            return decode(meta, r, data, pointerSize, List.of());
         }
         return undecoded(r, provider, data, List.of("no schema for provider " + provider));
     }
@@ -137,9 +154,13 @@ public final class EventDecoder {
     private DecodedEvent classic(RawEventRecord r, Guid eventClass, ByteBuffer data, int pointerSize) {
         KernelSchemas.Lookup hit = kernel.find(eventClass, r.opcode(), r.version());
         if (hit.schema() == null) {
+            EventSchema meta = registry.metadataClassicSchema(eventClass, r.opcode(), r.version());
+            if (meta != null) {
+                return decode(meta, r, data, pointerSize, List.of());
+            }
             String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + r.opcode() + ")"
                     : "Opcode(" + r.opcode() + ")";
-            String providerName = hit.taskName() != null ? KernelSchemas.PROVIDER_NAME : eventClass.toString();
+            String providerName = hit.providerName() != null ? hit.providerName() : eventClass.toString();
             return new DecodedEvent(eventClass, providerName, name, hit.taskName(), "", 0, r.version(), r.opcode(),
                     SchemaSource.NONE, List.of(), data.remaining(), bytes(data),
                     List.of("no layout for classic event class " + eventClass + " opcode " + r.opcode()
@@ -152,6 +173,33 @@ public final class EventDecoder {
         }
         return decode(hit.schema(), r, data, pointerSize, notes);
     }
+
+    /** The MetaData events themselves: harvested into the registry, shown with what they describe. */
+    private DecodedEvent metadataEvent(RawEventRecord r, Guid eventClass, ByteBuffer data) {
+        Object parsed = registry.offerMetadataEvent(eventClass, r.opcode(), data);
+        List<EventField> fields = new ArrayList<>();
+        String opcodeName = r.opcode() == TdhMetadata.OPCODE_EVENT_INFO ? "EventInfo"
+                : r.opcode() == TdhMetadata.OPCODE_EVENT_MAP_INFO ? "EventMapInfo" : "Opcode(" + r.opcode() + ")";
+        if (parsed instanceof TdhMetadata.EventInfo info) {
+            EventSchema s = info.schema();
+            fields.add(EventField.of("ProviderGuid", InType.GUID, OutType.NULL, s.providerId(), null));
+            fields.add(EventField.of("Event", InType.UNICODE_STRING, OutType.NULL, s.providerName() + "/"
+                    + s.eventName(), null));
+            fields.add(EventField.of("EventId", InType.UINT16, OutType.NULL, s.eventId(), null));
+            fields.add(EventField.of("Version", InType.UINT8, OutType.NULL, s.version(), null));
+        } else if (parsed instanceof TdhMetadata.MapInfo map) {
+            fields.add(EventField.of("ProviderGuid", InType.GUID, OutType.NULL, map.provider(), null));
+            fields.add(EventField.of("MapName", InType.UNICODE_STRING, OutType.NULL, map.map().name(), null));
+        }
+        List<String> notes = parsed == null ? List.of("metadata blob not understood; see the registry's problems")
+                : List.of();
+        return new DecodedEvent(eventClass, METADATA_PROVIDER_NAME, "MetaData/" + opcodeName, "MetaData", opcodeName,
+                0, r.version(), r.opcode(), SchemaSource.BUILT_IN, fields, data.remaining(),
+                parsed == null ? bytes(data) : new byte[0], notes, null);
+    }
+
+    /** TraceEvent's name for the provider of the ImageID and MetaData event classes (xperf's KernelTraceControl). */
+    static final String METADATA_PROVIDER_NAME = "KernelTraceControl";
 
     private DecodedEvent manifestEnvelope(RawEventRecord r, Guid provider, ByteBuffer data, int pointerSize) {
         ProviderManifest m = registry.provider(provider);
@@ -175,8 +223,13 @@ public final class EventDecoder {
             DataSpec.of("ChunkNumber", InType.UINT16));
 
     /** Decodes {@code data} with {@code s}; the names come from the schema. */
-    static DecodedEvent decode(EventSchema s, RawEventRecord r, ByteBuffer data, int pointerSize, List<String> notes) {
-        PayloadDecoder.Result res = PayloadDecoder.decode(s.fields(), s.maps(), data, pointerSize);
+    private DecodedEvent decode(EventSchema s, RawEventRecord r, ByteBuffer data, int pointerSize, List<String> notes) {
+        Map<String, ValueMap> maps = s.maps();
+        if (s.source() == SchemaSource.TDH_METADATA) {
+            // EventMapInfo events name their provider; metadata schemas refer to its maps by name
+            maps = registry.metadataMaps(r.providerId());
+        }
+        PayloadDecoder.Result res = PayloadDecoder.decode(s.fields(), maps, data, pointerSize);
         byte[] rest = new byte[Math.max(0, data.remaining() - res.consumed())];
         data.get(data.position() + res.consumed(), rest);
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;

@@ -7,8 +7,7 @@ import java.util.Objects;
 /**
  * One decoded field of an event: its name, its typed value, the label a value/bit map gives it, and, when the
  * bytes could not be decoded as the schema says, an error with the raw bytes.
- *
- * <p>Immutable value; thread-safe (byte arrays are copied in and out). Value types by {@link InType}:
+ * Immutable value; thread-safe (byte arrays are copied in and out). Value types by {@link InType}:
  * <ul>
  *   <li>INT8, UINT8, INT16, UINT16, INT32, UNICODE_CHAR, ANSI_CHAR: {@link Integer} (unsigned types
  *       zero-extended);</li>

@@ -7,8 +7,7 @@ import java.util.List;
  * {@code FormatMessage}-style inserts: {@code %1}..{@code %99} are the top-level fields in template order,
  * {@code %n} a line break, {@code %t} a tab, {@code %r} a carriage return, {@code %%} a percent sign,
  * {@code %.} and {@code %!} the character itself; a printf-style suffix ({@code %1!s!}) is dropped.
- *
- * <p>Stateless; thread-safe. Source: MS Learn "FormatMessage" (insert sequences) and "EventManifest schema"
+ * Stateless; thread-safe. Source: MS Learn "FormatMessage" (insert sequences) and "EventManifest schema"
  * (event {@code message}: "%1 .. %n refer to the template's data items in order"). Values print as in the
  * text form ({@link DecodedEventText}); an insert past the last field prints as-is.
  */

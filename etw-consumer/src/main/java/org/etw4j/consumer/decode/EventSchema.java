@@ -8,8 +8,7 @@ import org.etw4j.Guid;
 /**
  * Everything needed to name and decode one kind of event: its identity, its TraceEvent-style names, its field
  * template and the value maps the template refers to.
- *
- * <p>Immutable value; thread-safe; shared by every event of that kind.
+ * Immutable value; thread-safe; shared by every event of that kind.
  *
  * @param providerId   provider GUID (for classic events the event-class GUID)
  * @param providerName provider name as tools print it (e.g. {@code Microsoft-Windows-DotNETRuntime},

@@ -2,8 +2,7 @@ package org.etw4j.consumer.decode;
 
 /**
  * One item of an event template: a data field or a struct of fields.
- *
- * <p>Implementations are immutable values, thread-safe and shareable between decoders.
+ * Implementations are immutable values, thread-safe and shareable between decoders.
  */
 public sealed interface FieldSpec permits DataSpec, StructSpec {
 

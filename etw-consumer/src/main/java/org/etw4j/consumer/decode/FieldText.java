@@ -7,8 +7,7 @@ import org.etw4j.Guid;
 
 /**
  * Renders decoded field values as text, shared by the text and JSON forms.
- *
- * <p>Stateless; thread-safe. Rules: unsigned 64-bit values print unsigned; integers whose out type is
+ * Stateless; thread-safe. Rules: unsigned 64-bit values print unsigned; integers whose out type is
  * hexadecimal ({@link OutType#isHex()}) and pointers print as {@code 0x} + lower-case hex; instants in ISO-8601
  * UTC; GUIDs in canonical lower case; byte arrays as lower-case hex; booleans as {@code True}/{@code False} (as
  * TraceEvent prints them).

@@ -11,8 +11,7 @@ import org.etw4j.Guid;
 /**
  * Built-in layouts of the common classic kernel (MOF) event classes, keyed by (event-class GUID, opcode,
  * version), named as TraceEvent names them ({@code Windows Kernel/Process/Start}).
- *
- * <p>Immutable after construction; thread-safe. Layouts follow the MS Learn MOF class pages ("EventTrace",
+ * Immutable after construction; thread-safe. Layouts follow the MS Learn MOF class pages ("EventTrace",
  * "Process_V2/V3/V4_TypeGroup1", "Process_V2_TypeGroup2", "Thread_V2/V3_TypeGroup1", "CSwitch", "Image_Load",
  * "DiskIo_TypeGroup1/2/3", "FileIo_V2/V3 ...", "SampledProfile", "SampledProfileInterval", "StackWalk_Event",
  * "PageFault_HardFault", "PageFault_TypeGroup1", "TcpIp_TypeGroup1..4", "UdpIp_TypeGroup1/2") and were
@@ -48,21 +47,24 @@ public final class KernelSchemas {
     public static final Guid SPLIT_IO = Guid.parse("d837ca92-12b9-44a5-ad6a-3a65b3578aa8");
     public static final Guid OBJECT = Guid.parse("89497f50-effe-4440-8cf2-ce6b1cdcaca7");
     public static final Guid LOST_EVENT = Guid.parse("6a399ae0-4bc6-4de9-870b-3657f8947e7e");
+    /** xperf/KernelTraceControl image identity events (merged traces); layouts from TraceEvent only. */
+    public static final Guid IMAGE_ID = Guid.parse("b3e675d7-2554-4f18-830b-2762732560de");
 
     /**
-     * The result of a lookup.
+     * The result of a lookup (immutable value; thread-safe).
      *
      * @param schema   the layout, or {@code null} when the class is known but the opcode/version is not (or the
      *                 class is unknown)
      * @param taskName the class's task name when the class is known, else {@code null}
      */
-    public record Lookup(EventSchema schema, String taskName) {
+    public record Lookup(EventSchema schema, String taskName, String providerName) {
     }
 
     private record OpcodeDef(String name, NavigableMap<Integer, List<FieldSpec>> layouts) {
     }
 
-    private record ClassDef(String taskName, Map<Integer, OpcodeDef> opcodes, Map<String, ValueMap> maps) {
+    private record ClassDef(String providerName, String taskName, Map<Integer, OpcodeDef> opcodes,
+                            Map<String, ValueMap> maps) {
     }
 
     private final Map<Guid, ClassDef> classes;
@@ -83,22 +85,22 @@ public final class KernelSchemas {
     public Lookup find(Guid eventClass, int opcode, int version) {
         ClassDef c = classes.get(eventClass);
         if (c == null) {
-            return new Lookup(null, null);
+            return new Lookup(null, null, null);
         }
         OpcodeDef o = c.opcodes.get(opcode);
         if (o == null) {
-            return new Lookup(null, c.taskName);
+            return new Lookup(null, c.taskName, c.providerName);
         }
         Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
         if (layout == null) {
-            return new Lookup(null, c.taskName);
+            return new Lookup(null, c.taskName, c.providerName);
         }
         String key = eventClass + "/" + opcode + "/" + layout.getKey();
-        EventSchema s = cache.computeIfAbsent(key, k -> new EventSchema(eventClass, PROVIDER_NAME, opcode,
+        EventSchema s = cache.computeIfAbsent(key, k -> new EventSchema(eventClass, c.providerName, opcode,
                 layout.getKey(), 0, opcode, c.taskName, o.name,
                 EventSchema.traceEventName(c.taskName, opcode, o.name, c.taskName), null, layout.getValue(),
                 c.maps, SchemaSource.KERNEL_MOF));
-        return new Lookup(s, c.taskName);
+        return new Lookup(s, c.taskName, c.providerName);
     }
 
     /** Event classes known here. */
@@ -109,11 +111,17 @@ public final class KernelSchemas {
     // ------------------------------------------------------------------------------------------ table
 
     private static final class ClassBuilder {
+        final String providerName;
         final String taskName;
         final Map<Integer, OpcodeDef> opcodes = new HashMap<>();
         final Map<String, ValueMap> maps = new HashMap<>();
 
         ClassBuilder(String taskName) {
+            this(PROVIDER_NAME, taskName);
+        }
+
+        ClassBuilder(String providerName, String taskName) {
+            this.providerName = providerName;
             this.taskName = taskName;
         }
 
@@ -138,7 +146,7 @@ public final class KernelSchemas {
         }
 
         ClassDef build() {
-            return new ClassDef(taskName, Map.copyOf(opcodes), Map.copyOf(maps));
+            return new ClassDef(providerName, taskName, Map.copyOf(opcodes), Map.copyOf(maps));
         }
     }
 
@@ -419,6 +427,21 @@ public final class KernelSchemas {
                         14, "HardMemory", 15, "AccessViolation"), ptr("VirtualAddress"), ptr("ProgramCounter"))
                 .layout(2, ops(32, "HardFault"), u64("InitialTime"), i64("ReadOffset"), ptr("VirtualAddress"),
                         ptr("FileKey"), u32("ThreadID"), u32("ByteCount"))
+                .build());
+
+        // KernelTraceControl ImageID (added by xperf/PerfView when merging): no public documentation; layouts as
+        // PerfView's SymbolTraceEventParser reads them (ImageIDTraceData, DbgIDRSDSTraceData, FileVersionTraceData).
+        Object[] rsdsOps = ops(36, "DbgID_RSDS", 37, "DbgID_ILRSDS");
+        m.put(IMAGE_ID, new ClassBuilder(EventDecoder.METADATA_PROVIDER_NAME, "ImageID")
+                .layout(0, ops(0, "Info"), ptr("ImageBase"), sizeT("ImageSize"), u32("ProcessID"),
+                        u32("TimeDateStamp"), ustr("OriginalFileName"))
+                .layout(0, rsdsOps, ptr("ImageBase"), u32("ProcessID"), DataSpec.of("GuidSig", InType.GUID),
+                        u32("Age"), DataSpec.of("PDBFileName", InType.ANSI_STRING, OutType.UTF8))
+                .layout(0, ops(32, "None"))
+                .layout(0, ops(64, "FileVersion"), u32("ImageSize"), u32("TimeDateStamp"), ustr("OrigFileName"),
+                        ustr("FileDescription"), ustr("FileVersion"), ustr("BinFileVersion"), ustr("VerLanguage"),
+                        ustr("ProductName"), ustr("CompanyName"), ustr("ProductVersion"), ustr("FileId"),
+                        ustr("ProgramId"))
                 .build());
 
         return new KernelSchemas(Map.copyOf(m));

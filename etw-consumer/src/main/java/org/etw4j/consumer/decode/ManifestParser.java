@@ -25,8 +25,7 @@ import org.xml.sax.SAXException;
 /**
  * Reads instrumentation manifests (the XML that {@code mc.exe} compiles, and the manifests EventSources emit)
  * into {@link ProviderManifest}s ready for decoding.
- *
- * <p>Stateless; thread-safe. The XML is parsed with the JDK's parser in secure-processing mode with DOCTYPEs,
+ * Stateless; thread-safe. The XML is parsed with the JDK's parser in secure-processing mode with DOCTYPEs,
  * external entities, external DTDs and XInclude refused: manifests are user-supplied and may come from the
  * trace itself. Elements are matched by local name, so the usual default namespace and none both work.
  *

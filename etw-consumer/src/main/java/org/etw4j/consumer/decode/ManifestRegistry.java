@@ -15,8 +15,7 @@ import org.etw4j.Guid;
  * The provider manifests a decoder knows: those the application registers, and the EventSource manifests a
  * trace carries in-band (event 0xFFFE), which a reader feeds through {@link #offerManifestEvent} before the
  * events that need them are decoded.
- *
- * <p>Thread-safe: lookups are lock-free, registrations and chunk assembly are synchronized. One registry is
+ * Thread-safe: lookups are lock-free, registrations and chunk assembly are synchronized. One registry is
  * typically shared by all decoders of one trace (in-band manifests belong to the trace they came from).
  * Precedence: a manifest the application registered is never replaced by an in-band one for the same provider
  * (the application's file is taken as the authority); otherwise the latest registration wins.
@@ -26,6 +25,9 @@ import org.etw4j.Guid;
  * u8 Magic = 0x5B; u16 TotalChunks; u16 ChunkNumber}, followed by one chunk of UTF-8 manifest XML. Chunks
  * {@code 0..TotalChunks-1} are concatenated; a chunk 0 restarts assembly; an incomplete set is kept until
  * completed.
+ *
+ * <p>It also keeps the TDH metadata some merged traces carry ({@link #offerMetadataEvent}): schemas keyed by
+ * (provider, id, version) or, for classic events, (event class, opcode, version), and per-provider maps.
  */
 public final class ManifestRegistry {
 
@@ -37,10 +39,16 @@ public final class ManifestRegistry {
     public static final int ENVELOPE_SIZE = 8;
 
     private final Map<Guid, ProviderManifest> byGuid = new ConcurrentHashMap<>();
+    private final Map<MetaKey, EventSchema> metadata = new ConcurrentHashMap<>();
+    private final Map<Guid, Map<String, ValueMap>> metadataMaps = new ConcurrentHashMap<>();
+
+    /** Key of a TDH-metadata schema: (provider, id, version), or (event class, opcode, version) when classic. */
+    private record MetaKey(Guid guid, int idOrOpcode, int version, boolean classic) {
+    }
     private final Map<Guid, ChunkSet> pending = new HashMap<>();
     private final List<String> problems = new ArrayList<>();
 
-    /** What happened to an offered manifest event. */
+    /** What happened to an offered manifest event (enum constants: immutable, thread-safe). */
     public enum Offer {
         /** Not a manifest event (wrong id or no valid envelope). */
         NOT_A_MANIFEST,
@@ -94,6 +102,61 @@ public final class ManifestRegistry {
     /** Problems met while assembling in-band manifests (oldest first), for diagnostics. */
     public synchronized List<String> problems() {
         return List.copyOf(problems);
+    }
+
+    /**
+     * Feeds a KernelTraceControl MetaData event ({@link TdhMetadata}): an EventInfo registers the schema it
+     * describes, an EventMapInfo a provider's value/bit map. Malformed blobs are recorded in {@link #problems()}.
+     *
+     * @return the parsed description (an {@link TdhMetadata.EventInfo} or {@link TdhMetadata.MapInfo}), or
+     *         {@code null} when the event is not one of these or could not be parsed
+     */
+    public Object offerMetadataEvent(Guid eventClass, int opcode, ByteBuffer userData) {
+        if (!TdhMetadata.METADATA_CLASS.equals(eventClass)) {
+            return null;
+        }
+        try {
+            if (opcode == TdhMetadata.OPCODE_EVENT_INFO) {
+                TdhMetadata.EventInfo info = TdhMetadata.parseEventInfo(userData);
+                EventSchema s = info.schema();
+                metadata.put(new MetaKey(s.providerId(), s.eventId(), s.version(), info.classic()), s);
+                return info;
+            }
+            if (opcode == TdhMetadata.OPCODE_EVENT_MAP_INFO) {
+                TdhMetadata.MapInfo map = TdhMetadata.parseMapInfo(userData);
+                if (map != null) {
+                    metadataMaps.computeIfAbsent(map.provider(), k -> new ConcurrentHashMap<>())
+                            .put(map.map().name(), map.map());
+                }
+                return map;
+            }
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            synchronized (this) {
+                problems.add("TDH metadata event (opcode " + opcode + ") not parsed: " + e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    /** The TDH-metadata schema of a manifest-style event, or {@code null}. */
+    public EventSchema metadataSchema(Guid provider, int id, int version) {
+        return metadata.get(new MetaKey(provider, id, version, false));
+    }
+
+    /** The TDH-metadata schema of a classic event, or {@code null}. */
+    public EventSchema metadataClassicSchema(Guid eventClass, int opcode, int version) {
+        return metadata.get(new MetaKey(eventClass, opcode, version, true));
+    }
+
+    /** The value/bit maps the trace's metadata defines for {@code provider} (empty when none). */
+    public Map<String, ValueMap> metadataMaps(Guid provider) {
+        Map<String, ValueMap> m = metadataMaps.get(provider);
+        return m == null ? Map.of() : Map.copyOf(m);
+    }
+
+    /** Number of TDH-metadata event schemas harvested. */
+    public int metadataSize() {
+        return metadata.size();
     }
 
     /** Whether {@code userData} starts with a valid ManifestEnvelope. */

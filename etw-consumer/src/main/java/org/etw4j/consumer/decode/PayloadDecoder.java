@@ -15,8 +15,7 @@ import org.etw4j.Guid;
 
 /**
  * Walks a field template over an event's user data with TDH's rules and returns typed fields.
- *
- * <p>Stateless; thread-safe; allocation per call (the result). Rules (etw-formats.md section 4.3): fields are
+ * Stateless; thread-safe; allocation per call (the result). Rules (etw-formats.md section 4.3): fields are
  * packed without alignment, in template order; fixed types have their wire size; strings are NUL-terminated
  * unless a length (in characters) is given, fixed-length strings drop their trailing NULs; binaries take their
  * length in bytes (the rest of the data when none is given); counted types carry a u16 byte count; pointer-sized
@@ -504,7 +503,8 @@ public final class PayloadDecoder {
      * Out types that change what the bytes mean (TDH and TraceLogging agree on these): an integer declared
      * {@link OutType#BOOLEAN} is a boolean (non-zero is true); a u16 declared {@link OutType#PORT} is in network
      * byte order and becomes the port number; a u32 declared {@link OutType#IPV4} holds the address bytes in
-     * network order and becomes dotted text; 16 bytes declared {@link OutType#IPV6} become RFC 5952 text.
+     * network order and becomes dotted text; 16 bytes declared {@link OutType#IPV6} become RFC 5952 text; a
+     * {@link OutType#SOCKET_ADDRESS} SOCKADDR becomes {@code a.b.c.d:port} or {@code [v6]:port}.
      */
     static Object applyOutType(Object v, OutType out) {
         if (v == null) {
@@ -531,9 +531,31 @@ public final class PayloadDecoder {
                     return ipv6(b);
                 }
                 return v;
+            case SOCKET_ADDRESS:
+                return v instanceof byte[] b ? socketAddress(b) : v;
             default:
                 return v;
         }
+    }
+
+    /**
+     * Text of a SOCKADDR (ws2def.h): {@code u16 family} (little-endian), {@code u16 port} (network order), then
+     * for AF_INET (2) 4 address bytes -> {@code a.b.c.d:port}, for AF_INET6 (23) {@code u32 flowinfo}, 16 address
+     * bytes -> {@code [addr]:port}; other families keep the bytes.
+     */
+    static Object socketAddress(byte[] b) {
+        if (b.length < 8) {
+            return b;
+        }
+        int family = (b[0] & 0xFF) | (b[1] & 0xFF) << 8;
+        int port = (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
+        if (family == 2) {
+            return (b[4] & 0xFF) + "." + (b[5] & 0xFF) + "." + (b[6] & 0xFF) + "." + (b[7] & 0xFF) + ":" + port;
+        }
+        if (family == 23 && b.length >= 24) {
+            return "[" + ipv6(java.util.Arrays.copyOfRange(b, 8, 24)) + "]:" + port;
+        }
+        return b;
     }
 
     /** RFC 5952 text of an IPv6 address: lower-case hex, no leading zeros, the longest run (>= 2) of zero groups as "::". */

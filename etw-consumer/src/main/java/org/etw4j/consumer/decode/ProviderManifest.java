@@ -10,8 +10,7 @@ import org.etw4j.Guid;
 /**
  * The decoding view of one {@code <provider>} of an instrumentation manifest: its events keyed by
  * {@code (id, version)}, with templates, value maps and localized names already resolved.
- *
- * <p>Immutable; thread-safe. Built by {@link ManifestParser}.
+ * Immutable; thread-safe. Built by {@link ManifestParser}.
  *
  * @param guid     provider GUID
  * @param name     provider name

@@ -2,8 +2,7 @@ package org.etw4j.consumer.decode;
 
 /**
  * Where the schema that decoded an event came from.
- *
- * <p>Enum constants: immutable and thread-safe.
+ * Enum constants: immutable and thread-safe.
  */
 public enum SchemaSource {
     /** An instrumentation manifest the application supplied (XML file). */

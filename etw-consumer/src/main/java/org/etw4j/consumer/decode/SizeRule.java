@@ -3,8 +3,7 @@ package org.etw4j.consumer.decode;
 /**
  * A field's length or count as a schema declares it: absent, a literal, or the name of an earlier field whose
  * value holds it (TDH {@code PropertyParamLength}/{@code PropertyParamCount} vs the {@code Fixed} variants).
- *
- * <p>Immutable value; thread-safe. Source: etw-formats.md section 4.3 items 3 and 4 (MS Learn
+ * Immutable value; thread-safe. Source: etw-formats.md section 4.3 items 3 and 4 (MS Learn
  * DataDefinitionType {@code length}/{@code count}).
  *
  * @param literal   the fixed number, or -1 when the rule is absent or refers to a field

@@ -6,8 +6,7 @@ import java.util.Objects;
 /**
  * A struct item of a template ({@code <struct name count>}): its member sequence is decoded once, or
  * {@code count} times for an array of structs.
- *
- * <p>Immutable value; thread-safe.
+ * Immutable value; thread-safe.
  *
  * @param name    the struct field name
  * @param members the members, in wire order

@@ -4,8 +4,7 @@ import java.util.List;
 
 /**
  * The decoded value of one struct (a {@code <struct>} template item, or one element of an array of structs).
- *
- * <p>Immutable value; thread-safe.
+ * Immutable value; thread-safe.
  *
  * @param fields the member fields in wire order
  */

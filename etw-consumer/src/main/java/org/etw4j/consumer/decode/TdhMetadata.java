@@ -14,8 +14,7 @@ import org.etw4j.Guid;
  * xperf/PerfView merges add: {@code EventInfo} = a {@code TRACE_EVENT_INFO} blob, {@code EventMapInfo} = a
  * provider GUID followed by an {@code EVENT_MAP_INFO} blob), so that events of providers whose manifests are
  * only registered on the recording machine still decode.
- *
- * <p>Stateless; thread-safe. Layouts: MS Learn "TRACE_EVENT_INFO structure (tdh.h)", "EVENT_PROPERTY_INFO",
+ * Stateless; thread-safe. Layouts: MS Learn "TRACE_EVENT_INFO structure (tdh.h)", "EVENT_PROPERTY_INFO",
  * "EVENT_MAP_INFO", "EVENT_MAP_ENTRY", "PROPERTY_FLAGS", "MAP_FLAGS": all offsets and strings are relative to
  * the start of the blob, strings are NUL-terminated UTF-16.
  * <pre>
@@ -58,7 +57,7 @@ public final class TdhMetadata {
     }
 
     /**
-     * What a TRACE_EVENT_INFO describes.
+     * What a TRACE_EVENT_INFO describes (immutable value; thread-safe).
      *
      * @param schema         the decoding schema (maps are resolved later, from the map events)
      * @param classic        whether the event is a classic (MOF) one, identified by (event GUID, opcode, version)
@@ -168,7 +167,7 @@ public final class TdhMetadata {
     }
 
     /**
-     * A parsed EventMapInfo payload.
+     * A parsed EventMapInfo payload (immutable value; thread-safe).
      *
      * @param provider the provider the map belongs to
      * @param map      the map (value map or bit map)

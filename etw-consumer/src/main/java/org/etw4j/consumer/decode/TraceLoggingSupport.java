@@ -16,8 +16,7 @@ import org.etw4j.tracelogging.TraceLoggingSchemaCache;
  * event name is the schema's name, the provider name comes from the provider traits item, and the TraceLogging
  * field values are mapped onto {@link EventField} (same in-type numbers, see {@link InType}; out types mapped by
  * meaning, since TraceLogging numbers them differently).
- *
- * <p>Thread-safe (the schema cache is). The TraceLogging decoder decodes a payload all or nothing: when it
+ * Thread-safe (the schema cache is). The TraceLogging decoder decodes a payload all or nothing: when it
  * fails, the event keeps its name and gets a single error field (named after the failing field) holding the
  * bytes from the failing offset on; the fields before it are not recovered.
  */

@@ -7,8 +7,7 @@ import java.util.TreeMap;
 
 /**
  * A manifest {@code valueMap} (exact match) or {@code bitMap} (OR of matching masks) naming integer values.
- *
- * <p>Immutable value; thread-safe. Labels for bit maps join the names of the set masks in ascending mask
+ * Immutable value; thread-safe. Labels for bit maps join the names of the set masks in ascending mask
  * order with {@code |} and append the bits no mask names as {@code 0x...}; a zero value with no entry for 0
  * is labelled {@code 0}. This follows TDH's bit-map rendering as PerfView implements it
  * (etw-formats.md section 4.3 item 5).

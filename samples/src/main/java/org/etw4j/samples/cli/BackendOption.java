@@ -25,7 +25,8 @@ final class BackendOption {
     EtwBackend backend() {
         try {
             if (name != null) {
-                return EtwBackends.choose(name);
+                // The simulated backend needs no discovery (and is the one EtwBackends would create anyway).
+                return name.trim().equalsIgnoreCase(SimulatedBackend.NAME) ? SimulatedBackend.shared() : EtwBackends.choose(name);
             }
             boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
             if (!windows && System.getProperty(EtwBackends.PROPERTY) == null) {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * (MOF) layouts built in, EventSource manifests found in the trace, TraceLogging schemas carried by the events,
  * the instrumentation manifests given with {@code --manifest}, and the built-in one of the etw4j-Demo provider
  * (so that files made by {@code etw record --demo-load} decode). Reads the files directly rather than through an
- * {@link org.etw4j.consumer.EventStream}, for the file offsets the progress line shows.
+ * {@link org.etw4j.consumer.EventStream}, to keep one decoder over all files and the reader's views at hand.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         description = {"Prints the decoded events of .etl files (several files are merged in time order).",
@@ -81,24 +81,32 @@ final class DumpCommand implements Callable<Integer> {
         }
 
         List<EtlFile> open = new ArrayList<>();
-        try (Progress progress = Progress.forFiles(spec.commandLine().getErr(), files)) {
+        try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0)) {
             for (Path f : files) {
+                progress.label("opening " + f.getFileName());
                 try {
                     open.add(EtlFile.open(f));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
             }
+            // Records come in time order: how far through the files' time span the reader is, is the progress.
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (EtlFile f : open) {
+                first = Math.min(first, f.header().startTime());
+                last = Math.max(last, f.header().endTime());
+            }
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
+            progress.total(last > first ? last - first : 0);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
             EtlRecordEvent record = new EtlRecordEvent();
             long written = 0;
             long seen = 0;
-            long[] position = new long[open.size()];
             while (written < limit && cursor.advance()) {
                 EtlRecordView view = cursor.record();
                 if ((++seen & 0xFFF) == 0) {
-                    progress.update(progressPosition(open, view, position));
+                    progress.update(view.timestampFileTime() - first, seen + " records");
                 }
                 record.of(view);
                 if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
@@ -120,17 +128,5 @@ final class DumpCommand implements Callable<Integer> {
             output.flush();
         }
         return EtwCommand.OK;
-    }
-
-    /** Bytes read so far over all files: the furthest offset seen in each file (files are merged by time). */
-    private static long progressPosition(List<EtlFile> open, EtlRecordView view, long[] position) {
-        long sum = 0;
-        for (int i = 0; i < open.size(); i++) {
-            if (open.get(i) == view.file()) {
-                position[i] = Math.max(position[i], view.fileOffset());
-            }
-            sum += position[i];
-        }
-        return sum;
     }
 }

@@ -139,7 +139,7 @@ final class LiveCommand implements Callable<Integer> {
                         err.println("the event stream did not end within 30 s");
                     }
                 }
-                stats = s.statistics();
+                stats = SessionSetup.finalStatistics(s);
             }
             out.flush();
             err.printf("%d events printed; session: accepted %d, delivered %d, lost %d%n", printer.printed,

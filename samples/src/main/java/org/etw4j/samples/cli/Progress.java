@@ -1,37 +1,34 @@
 package org.etw4j.samples.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 
 /**
- * A progress line on stderr for long file reads: {@code [######......]  42%  file.etl  12.0/28.6 MB}.
+ * A progress line on stderr for long file reads: {@code [######........................]  21%  label  detail}.
  *
- * <p>Thread-safe: the reading thread reports positions ({@link #update(long)}, plain volatile writes, no
- * allocation); a daemon thread redraws the line every 200 ms. Shown only when stderr is a terminal (see
- * {@link EtwCommand#progressAllowed()}) and only once a read has taken more than half a second, so short reads
- * and redirected or captured output get nothing. {@link #close()} erases the line and stops the thread; it is
- * idempotent.
+ * <p>Thread-safe: the reading thread reports how far it is ({@link #update(long, String)}, volatile writes, no
+ * allocation unless it builds a detail text); a daemon thread redraws the line every 200 ms. Shown only when
+ * stderr is a terminal (see {@link EtwCommand#progressAllowed()}) and only once a read has taken more than half a
+ * second, so short reads and redirected or captured output get nothing. {@link #close()} erases the line and
+ * stops the thread; it is idempotent.
  */
 final class Progress implements AutoCloseable {
-    private static final Progress NONE = new Progress(null, 0);
+    private static final Progress NONE = new Progress(null, "", 0);
     private static final long DELAY_NANOS = 500_000_000L;
 
     private final PrintWriter err;
-    private final long totalBytes;
     private final long started = System.nanoTime();
     private final Thread ticker;
-    private volatile long doneBefore;     // bytes of the files finished
-    private volatile long positionInFile; // bytes read of the current file
-    private volatile String current = "";
+    private volatile String label;
+    private volatile long total;
+    private volatile long done;
+    private volatile String detail = "";
     private volatile boolean closed;
     private int lastWidth;
 
-    private Progress(PrintWriter err, long totalBytes) {
+    private Progress(PrintWriter err, String label, long total) {
         this.err = err;
-        this.totalBytes = totalBytes;
+        this.label = label;
+        this.total = total;
         if (err == null) {
             this.ticker = null;
         } else {
@@ -41,44 +38,30 @@ final class Progress implements AutoCloseable {
         }
     }
 
-    /** A progress line for reading {@code files}, or a silent one when stderr is not a terminal. */
-    static Progress forFiles(PrintWriter err, List<Path> files) {
-        if (!EtwCommand.progressAllowed()) {
-            return NONE;
-        }
-        long total = 0;
-        for (Path f : files) {
-            try {
-                total += Files.size(f);
-            } catch (IOException e) {
-                // the read itself reports it
-            }
-        }
-        return new Progress(err, total);
+    /**
+     * A progress line for work of {@code total} units (bytes, ticks...), or a silent one when stderr is not a
+     * terminal.
+     */
+    static Progress start(PrintWriter err, String label, long total) {
+        return EtwCommand.progressAllowed() ? new Progress(err, label, total) : NONE;
     }
 
-    void startFile(Path file) {
-        positionInFile = 0;
-        current = String.valueOf(file.getFileName());
-    }
-
-    /** What the line says is being read. */
+    /** Changes the label. */
     void label(String text) {
-        current = text;
+        label = text;
     }
 
-    /** The reader is at byte {@code position} of the current file. */
-    void update(long position) {
-        positionInFile = position;
+    /** Changes the amount of work (when it is known only later). */
+    void total(long units) {
+        total = units;
     }
 
-    void fileDone(Path file) {
-        try {
-            doneBefore += Files.size(file);
-        } catch (IOException e) {
-            // keep the previous total
+    /** {@code units} of the total are done; {@code text} (may be null) is shown after the label. */
+    void update(long units, String text) {
+        done = units;
+        if (text != null) {
+            detail = text;
         }
-        positionInFile = 0;
     }
 
     private void tick() {
@@ -98,11 +81,11 @@ final class Progress implements AutoCloseable {
         if (closed) {
             return;
         }
-        long done = Math.min(totalBytes, doneBefore + positionInFile);
-        int pct = totalBytes <= 0 ? 0 : (int) (100 * done / totalBytes);
+        long t = total;
+        int pct = t <= 0 ? 0 : (int) Math.max(0, Math.min(100, 100 * (double) done / t));
         int filled = pct * 30 / 100;
         String line = "[" + "#".repeat(filled) + ".".repeat(30 - filled) + "] " + String.format("%3d%%", pct) + "  "
-                + current + "  " + mb(done) + "/" + mb(totalBytes) + " MB";
+                + label + (detail.isEmpty() ? "" : "  " + detail);
         StringBuilder sb = new StringBuilder("\r").append(line);
         if (line.length() < lastWidth) {
             sb.append(" ".repeat(lastWidth - line.length()));
@@ -110,10 +93,6 @@ final class Progress implements AutoCloseable {
         lastWidth = line.length();
         err.print(sb);
         err.flush();
-    }
-
-    private static String mb(long bytes) {
-        return String.format("%.1f", bytes / 1_048_576.0);
     }
 
     @Override

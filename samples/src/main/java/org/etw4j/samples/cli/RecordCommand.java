@@ -112,7 +112,7 @@ final class RecordCommand implements Callable<Integer> {
                     }
                     s.stop(); // completes the file: final header, last buffers
                 }
-                stats = s.statistics();
+                stats = SessionSetup.finalStatistics(s);
             }
             if (backend instanceof SimulatedBackend sim && !sim.backgroundErrors().isEmpty()) {
                 throw new CliException("writing " + file + " failed: " + EtwCommand.oneLine(sim.backgroundErrors().get(0)));

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Level;
+import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
 import picocli.CommandLine;
 
@@ -35,6 +36,22 @@ final class SessionSetup {
         for (ProviderSpec p : providers) {
             s.enable(p.id(), p.parameters());
         }
+    }
+
+    /**
+     * The counters of a stopped session once they are final. On Ctrl-C, TraceSession's own shutdown hook may be
+     * stopping the session at the same moment; a second stop() returns at once while the first is still
+     * delivering the last buffers, so wait (at most 10 s) until nothing is pending any more. Counters ETW does
+     * not report (-1) are not waited for.
+     */
+    static SessionStatistics finalStatistics(TraceSession s) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        SessionStatistics st = s.statistics();
+        while (st.eventsPending() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            st = s.statistics();
+        }
+        return st;
     }
 
     static String format(Duration d) {

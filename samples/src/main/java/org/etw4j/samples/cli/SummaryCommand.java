@@ -48,15 +48,23 @@ final class SummaryCommand implements Callable<Integer> {
             }
         }
         List<EtlSummary> summaries = new ArrayList<>();
-        try (Progress progress = Progress.forFiles(spec.commandLine().getErr(), files)) {
-            for (Path f : files) {
-                progress.startFile(f);
+        long totalBytes = 0;
+        for (Path f : files) {
+            totalBytes += Files.size(f);
+        }
+        // EtlSummary reads a file in one call: the line moves file by file (and shows which one is being read).
+        try (Progress progress = Progress.start(spec.commandLine().getErr(), "", totalBytes)) {
+            long done = 0;
+            for (int i = 0; i < files.size(); i++) {
+                Path f = files.get(i);
+                progress.label(f.getFileName() + (files.size() > 1 ? " (" + (i + 1) + "/" + files.size() + ")" : ""));
                 try (EtlFile file = EtlFile.open(f)) {
                     summaries.add(EtlSummary.of(file));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
-                progress.fileDone(f);
+                done += Files.size(f);
+                progress.update(done, null);
             }
         }
         if (json) {

@@ -1,0 +1,113 @@
+package org.etw4j.samples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.etw4j.testing.SharedData;
+import org.junit.jupiter.api.Test;
+
+/** {@code etw dump} on corpus files: every format, the provider filter, manifests. */
+class DumpCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static List<JsonNode> jsonLines(Cli.Result r) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : r.outLines()) {
+            JsonNode n = JSON.readTree(line);
+            assertTrue(n.isObject(), line);
+            for (String k : List.of("timestamp", "provider", "event", "pid", "tid", "cpu", "activityId", "fields")) {
+                assertTrue(n.has(k), "no " + k + " in " + line);
+            }
+            for (String k : List.of("id", "name")) {
+                assertTrue(n.get("provider").has(k), "no provider." + k + " in " + line);
+            }
+            for (String k : List.of("id", "version", "opcode", "level", "task", "keyword", "name")) {
+                assertTrue(n.get("event").has(k), "no event." + k + " in " + line);
+            }
+            assertTrue(n.get("fields").isObject(), line);
+            out.add(n);
+        }
+        return out;
+    }
+
+    @Test
+    void jsonlHasOneParsableObjectPerRecord() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/krabsetw__powershell.etl");
+        JsonNode expected = JSON.readTree(SharedData.resolve("etl-corpus/expected/krabsetw__powershell.etl.json").toFile());
+        Cli.Result r = Cli.run("dump", "--format", "jsonl", etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        List<JsonNode> events = jsonLines(r);
+        assertEquals(expected.at("/records/total").asLong(), events.size());
+        // per-provider counts as the independent parsers found them
+        long ps = events.stream().filter(e -> e.at("/provider/id").asText().equals("a0c1853b-5c40-4b15-8766-3cf1c58f985a")).count();
+        assertEquals(expected.at("/providers/a0c1853b-5c40-4b15-8766-3cf1c58f985a/EVENT_HEADER").asLong(), ps);
+        // time order, and the first and last timestamps of the file
+        String first = events.get(0).get("timestamp").asText();
+        assertTrue(first.startsWith("2023-03-29T15:12:38.017544"), first);
+        for (int i = 1; i < events.size(); i++) {
+            Instant before = Instant.parse(events.get(i - 1).get("timestamp").asText());
+            Instant now = Instant.parse(events.get(i).get("timestamp").asText());
+            assertTrue(!now.isBefore(before), "out of time order at line " + (i + 1));
+        }
+        String last = events.get(events.size() - 1).get("timestamp").asText();
+        assertTrue(last.startsWith("2023-03-29T15:14:55.43894"), last); // expected max 15:14:55.438942 (+-1 us)
+        // the header record decodes with the built-in kernel layout
+        assertEquals("usermode_trace", events.get(0).at("/fields/SessionName").asText());
+        assertTrue(events.get(0).get("activityId").isNull());
+    }
+
+    @Test
+    void providerFilterAndMaxEvents() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/krabsetw__powershell.etl");
+        Cli.Result r = Cli.run("dump", "--format", "jsonl", "--provider", "{a0c1853b-5c40-4b15-8766-3cf1c58f985a}", etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        List<JsonNode> events = jsonLines(r);
+        assertEquals(112, events.size());
+        assertTrue(events.stream().allMatch(e -> e.at("/provider/id").asText().equals("a0c1853b-5c40-4b15-8766-3cf1c58f985a")));
+
+        Cli.Result three = Cli.run("dump", "--format", "jsonl", "--max-events", "3", etl.toString());
+        assertEquals(3, jsonLines(three).size());
+    }
+
+    @Test
+    void manifestDecodesClrEventsAndNameFilterWorks() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/perfview__gcevents.etl");
+        Path man = SharedData.resolve("manifests/ClrEtwAll.man");
+        Cli.Result r = Cli.run("dump", "--format", "jsonl", "--manifest", man.toString(),
+                "--provider", "Microsoft-Windows-DotNETRuntime", etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        List<JsonNode> events = jsonLines(r);
+        assertTrue(events.size() > 10, "only " + events.size() + " CLR events");
+        assertTrue(events.stream().allMatch(e -> e.at("/provider/name").asText().equals("Microsoft-Windows-DotNETRuntime")));
+        assertTrue(events.stream().allMatch(e -> e.at("/provider/id").asText().equals("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4")));
+        JsonNode segment = events.stream().filter(e -> e.at("/event/name").asText().equals("GC/CreateSegment"))
+                .findFirst().orElseThrow(() -> new AssertionError("no GC/CreateSegment event"));
+        assertTrue(segment.at("/fields/Address").asText().startsWith("0x"), segment.toString());
+        assertTrue(segment.at("/fields").has("ClrInstanceID"), segment.toString());
+    }
+
+    @Test
+    void textAndCsv() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/perfview__smallEtlFile.etl");
+        Cli.Result text = Cli.run("dump", etl.toString());
+        assertEquals(0, text.code(), text.toString());
+        assertEquals(2, text.outLines().size(), text.out());
+        assertTrue(text.outLines().get(0).contains("EventTrace"), text.out());
+        assertTrue(text.outLines().get(0).contains("SessionName=PerfWatsonGCHeapETLSession688;"), text.out());
+
+        Cli.Result csv = Cli.run("dump", "--format", "csv", etl.toString());
+        assertEquals(0, csv.code(), csv.toString());
+        List<String> lines = csv.outLines();
+        assertEquals(3, lines.size(), csv.out());
+        assertEquals("timestamp,provider_id,provider,event,id,version,opcode,level,task,keyword,pid,tid,cpu,activity_id,fields",
+                lines.get(0));
+        assertTrue(lines.get(2).startsWith("2016-08-17T23:30:22.0688637"), lines.get(2));
+        assertTrue(lines.get(2).contains(",a669021c-c450-4609-a035-5af59af4df18,"), lines.get(2));
+    }
+}
