@@ -4,7 +4,7 @@
  * the same backend SPI as the FFM backend. Sessions and consumers need the FFM backend (Java 22+).
  */
 module org.etw4j.jna {
-    requires org.etw4j.api;
+    requires transitive org.etw4j.api; // its types (EtwBackend, Guid...) are in this module's API
     requires com.sun.jna;
 
     exports org.etw4j.jna;

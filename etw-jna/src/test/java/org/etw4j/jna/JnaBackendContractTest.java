@@ -20,6 +20,7 @@ class JnaBackendContractTest extends BackendContractTest {
 
     @Override
     protected EtwBackend newBackend() {
+        composite = null;
         engine = SimEngine.install();
         SimulatedBackend sim = new SimulatedBackend();
         engine.route(sim);
@@ -29,6 +30,9 @@ class JnaBackendContractTest extends BackendContractTest {
 
     @AfterEach
     void nothingEscapedIntoNativeCode() {
+        if (composite == null) {
+            return; // skipped: no stand-in library
+        }
         assertEquals(List.of(), engine.errors(), "the engine's upcalls failed");
         assertEquals(0, ProviderRegistry.INSTANCE.unhandledFailures(), "a throwable reached the enable trampoline");
         assertEquals(List.of(), composite.sessions().backgroundErrors(), "the simulator saw an exception from a callback");

@@ -14,6 +14,7 @@ import com.sun.jna.Structure;
  */
 @Structure.FieldOrder({"Size", "Flags", "EventRegister", "EventUnregister", "EventEnabled", "EventProviderEnabled", "EventWrite",
         "EventWriteTransfer", "EventWriteEx", "EventWriteString", "EventActivityIdControl", "EventSetInformation"})
+@SuppressWarnings("exports") // test code: JNA types in a public test type are fine
 public class StandInEngineTable extends Structure {
     /** ETW_STANDIN_FLAG_NOOP_WRITES. */
     static final int FLAG_NOOP_WRITES = 0x1;

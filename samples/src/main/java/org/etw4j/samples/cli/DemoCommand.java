@@ -40,10 +40,13 @@ import picocli.CommandLine.Spec;
  * the real ETW of a Windows machine. Exit code 0 when every check passes, 1 otherwise.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Registers a provider, starts two real-time sessions with different filters, writes",
-                       "manifest-style and TraceLogging events from several threads (with activities and a",
-                       "CAPTURE_STATE request), consumes both sessions and checks what each received.",
-                       "Runs on etw4j's simulated ETW (pure Java) on every OS."})
+        header = "Check two filtered sessions against one provider (simulated ETW).",
+        description = "Registers provider etw4j-Demo, starts two real-time sessions with different filters "
+                + "(A: level 4, keyword 0x1; B: level 5, all keywords, IGNORE_KEYWORD_0, event id 3 denied), writes "
+                + "manifest-style and TraceLogging events from several threads inside activities, asks for "
+                + "CAPTURE_STATE, reads both sessions with EventStreams and checks that each got exactly what its "
+                + "filters let through. Runs on etw4j's simulated ETW (pure Java) on every OS; exit code 1 if a "
+                + "check fails.")
 final class DemoCommand implements Callable<Integer> {
     static final String SESSION_A = "etw4j-demo-A";
     static final String SESSION_B = "etw4j-demo-B";
@@ -91,8 +94,9 @@ final class DemoCommand implements Callable<Integer> {
     /**
      * One execution of the demo scenario and what it observed.
      *
-     * <p>Not thread-safe: built and run by one thread; its worker and consumer threads are joined before
-     * {@link #execute()} returns.
+     * <p>Not thread-safe: built and run by one thread. Its worker threads are joined and its streams have
+     * terminated (or are reported in {@link #problems}) before {@link #execute()} returns, so the results are
+     * complete and safely published to that thread.
      */
     static final class DemoRun {
         final int workers;

@@ -50,6 +50,7 @@ final class DemoLoad implements AutoCloseable {
         long r = 0;
         while (!stop) {
             try (ActivityScope job = provider.startActivity(DemoEvents.JOB)) {
+                count(job.startStatus());
                 for (int i = 0; i < 100 && !stop; i++, r++) {
                     writeRound(r);
                     rounds.incrementAndGet();

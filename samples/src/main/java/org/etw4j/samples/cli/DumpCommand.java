@@ -1,7 +1,6 @@
 package org.etw4j.samples.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,8 +31,10 @@ import picocli.CommandLine.Spec;
  * {@link org.etw4j.consumer.EventStream}, to keep one decoder over all files and the reader's views at hand.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
-        description = {"Prints the decoded events of .etl files (several files are merged in time order).",
-                       "Pure Java: works on any OS."})
+        header = "Print the decoded events of .etl files (text, jsonl or csv).",
+        description = "Several files are merged in time order. Events decode with the built-in kernel layouts, "
+                + "the EventSource manifests found in the trace, TraceLogging schemas, the etw4j-Demo manifest and the "
+                + "manifests given with --manifest. Pure Java: any OS.")
 final class DumpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -90,15 +91,12 @@ final class DumpCommand implements Callable<Integer> {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
             }
-            // Records come in time order: how far through the files' time span the reader is, is the progress.
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            for (EtlFile f : open) {
-                first = Math.min(first, f.header().startTime());
-                last = Math.max(last, f.header().endTime());
-            }
+            // Progress: per file, how far through its time span the reader is (records come in time order),
+            // weighted by file size. Files from different times merge one after the other, so a single time
+            // span over all of them would jump.
+            FileProgress fp = new FileProgress(open);
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
-            progress.total(last > first ? last - first : 0);
+            progress.total(FileProgress.SCALE);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
             EtlRecordEvent record = new EtlRecordEvent();
             long written = 0;
@@ -106,7 +104,7 @@ final class DumpCommand implements Callable<Integer> {
             while (written < limit && cursor.advance()) {
                 EtlRecordView view = cursor.record();
                 if ((++seen & 0xFFF) == 0) {
-                    progress.update(view.timestampFileTime() - first, seen + " records");
+                    progress.update(fp.at(view), seen + " records");
                 }
                 record.of(view);
                 if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
@@ -128,5 +126,48 @@ final class DumpCommand implements Callable<Integer> {
             output.flush();
         }
         return EtwCommand.OK;
+    }
+
+    /**
+     * How far a time-ordered read of several files is, in {@link #SCALE} units.
+     *
+     * <p>Not thread-safe; used by the reading thread.
+     */
+    private static final class FileProgress {
+        static final long SCALE = 1_000_000;
+        private final List<EtlFile> files;
+        private final double[] weight;
+        private final double[] fraction;
+
+        FileProgress(List<EtlFile> files) {
+            this.files = files;
+            this.weight = new double[files.size()];
+            this.fraction = new double[files.size()];
+            long total = 0;
+            for (EtlFile f : files) {
+                total += f.size();
+            }
+            for (int i = 0; i < weight.length; i++) {
+                weight[i] = total == 0 ? 0 : (double) files.get(i).size() / total;
+            }
+        }
+
+        /** The progress after reading {@code view}'s record. */
+        long at(EtlRecordView view) {
+            double sum = 0;
+            for (int i = 0; i < weight.length; i++) {
+                EtlFile f = files.get(i);
+                if (f == view.file()) {
+                    long start = f.header().startTime();
+                    long end = f.header().endTime();
+                    if (end > start) {
+                        fraction[i] = Math.max(fraction[i],
+                                Math.min(1.0, (double) (view.timestampFileTime() - start) / (end - start)));
+                    }
+                }
+                sum += weight[i] * fraction[i];
+            }
+            return (long) (sum * SCALE);
+        }
     }
 }

@@ -14,8 +14,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * <p>A picocli command object: one instance per command line, not thread-safe.
  */
 @Command(name = "guid", mixinStandardHelpOptions = true,
-        description = {"Prints the provider GUID derived from a provider name (EventSource / TraceLogging rule:",
-                       "SHA-1 over a fixed namespace and the upper-cased UTF-16BE name, as a version-5 GUID)."})
+        header = "Print the provider GUID derived from a provider name.",
+        description = "The EventSource / TraceLogging rule: SHA-1 over a fixed namespace and the upper-cased "
+                + "UTF-16BE name, read as a version-5 GUID.")
 final class GuidCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -34,8 +34,9 @@ import picocli.CommandLine.Spec;
  * trace's synthetic header event is not printed. The etw4j-Demo provider's manifest is built in.
  */
 @Command(name = "live", mixinStandardHelpOptions = true,
-        description = {"Prints the events of providers as they happen (a real-time session), until Ctrl-C,",
-                       "--duration or --max-events. Off Windows use --demo-load to generate events."})
+        header = "Print provider events as they happen (real-time session).",
+        description = "Starts a real-time session, enables the providers and prints their events until Ctrl-C, "
+                + "--duration or --max-events. Off Windows use --demo-load to generate events.")
 final class LiveCommand implements Callable<Integer> {
     /** EventTraceGuid: the provider of the trace-header event every real-time consumer gets first (seed 003). */
     private static final Guid EVENT_TRACE_GUID = SessionTally.EVENT_TRACE_GUID;
@@ -48,8 +49,8 @@ final class LiveCommand implements Callable<Integer> {
     String session;
 
     @Option(names = "--provider", paramLabel = "NAME_OR_GUID[:LEVEL[:KEYWORDS]]", converter = ProviderSpec.Converter.class,
-            description = {"provider to enable; repeatable. LEVEL: 0-255 or critical/error/warning/info/verbose",
-                           "(default verbose); KEYWORDS: MatchAnyKeyword mask, 0x... or decimal (default all)"})
+            description = "provider to enable; repeatable. LEVEL: 0-255 or critical/error/warning/info/verbose "
+                    + "(default verbose); KEYWORDS: MatchAnyKeyword mask, 0x... or decimal (default all)")
     List<ProviderSpec> providers = new ArrayList<>();
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",

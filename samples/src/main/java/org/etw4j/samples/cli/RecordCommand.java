@@ -30,8 +30,10 @@ import picocli.CommandLine.Spec;
  * {@code --demo-load} adds one.
  */
 @Command(name = "record", mixinStandardHelpOptions = true,
-        description = {"Records the events of providers into an .etl file until Ctrl-C or --duration.",
-                       "Off Windows only providers in this process exist: use --demo-load to generate events."})
+        header = "Record provider events into an .etl file.",
+        description = "Starts a file-mode session, enables the providers and writes until Ctrl-C or --duration "
+                + "(the file is completed either way). Off Windows the session runs on the simulated ETW, where only "
+                + "providers in this process exist: use --demo-load.")
 final class RecordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -44,8 +46,8 @@ final class RecordCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--provider", paramLabel = "NAME_OR_GUID[:LEVEL[:KEYWORDS]]", converter = ProviderSpec.Converter.class,
-            description = {"provider to enable; repeatable. LEVEL: 0-255 or critical/error/warning/info/verbose",
-                           "(default verbose); KEYWORDS: MatchAnyKeyword mask, 0x... or decimal (default all)"})
+            description = "provider to enable; repeatable. LEVEL: 0-255 or critical/error/warning/info/verbose "
+                    + "(default verbose); KEYWORDS: MatchAnyKeyword mask, 0x... or decimal (default all)")
     List<ProviderSpec> providers = new ArrayList<>();
 
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,

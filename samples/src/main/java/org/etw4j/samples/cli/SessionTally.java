@@ -38,7 +38,6 @@ final class SessionTally {
     private long keywordZero;
     private long undecoded;
     private long lostEvents;
-    private long lostBuffers;
 
     /** Handler for every record of the stream. */
     void onEvent(EventRecord r) {
@@ -99,7 +98,6 @@ final class SessionTally {
     /** Handler for loss reports (session or stream queue). */
     void onLost(LostEvents lost) {
         lostEvents += lost.events();
-        lostBuffers += lost.buffers();
     }
 
     /** Handler for errors of the stream or of {@link #onEvent}. */
@@ -160,10 +158,6 @@ final class SessionTally {
 
     long lostEvents() {
         return lostEvents;
-    }
-
-    long lostBuffers() {
-        return lostBuffers;
     }
 
     List<String> errors() {

@@ -27,8 +27,9 @@ import picocli.CommandLine.Spec;
  * {@link EtlSummary}'s: one object for one file, an array for several.
  */
 @Command(name = "summary", mixinStandardHelpOptions = true,
-        description = {"Summarizes .etl files: logfile header, records per header kind and per provider,",
-                       "first and last timestamps. Pure Java: works on any OS."})
+        header = "Summarize .etl files (header, record counts, providers, time span).",
+        description = "Reads the files with etw4j's pure-Java reader (any OS). --json prints the library's "
+                + "EtlSummary JSON as it is: one object for one file, an array for several.")
 final class SummaryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -40,7 +40,10 @@ class HelpAndUsageTest {
     void helpOfEachCommand(String command) {
         Cli.Result r = Cli.run(command, "--help");
         assertEquals(0, r.code(), r.toString());
-        assertTrue(r.out().startsWith("Usage: etw " + command), r.out());
+        // a one-line header (also shown in the top-level list), then the synopsis
+        assertTrue(r.outLines().get(0).endsWith("."), r.out());
+        assertTrue(Cli.run("--help").out().contains(r.outLines().get(0)), r.out());
+        assertTrue(r.outLines().get(1).startsWith("Usage: etw " + command), r.out());
         assertTrue(r.out().contains("-h, --help"), r.out());
         assertEquals("", r.err());
         // "etw help CMD" says the same

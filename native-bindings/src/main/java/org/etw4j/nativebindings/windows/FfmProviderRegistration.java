@@ -1,0 +1,226 @@
+package org.etw4j.nativebindings.windows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.nativebindings.generated.EtwNative;
+import org.etw4j.nativebindings.generated.PENABLECALLBACK;
+import org.etw4j.provider.EventData;
+import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.FilterData;
+import org.etw4j.spi.ProviderRegistration;
+
+/**
+ * A provider registered with ETW through FFM: one {@code REGHANDLE}, one registry id (the CallbackContext ETW
+ * passes back), one enable-callback upcall stub in the registration's own arena.
+ *
+ * <p>Thread-safe: writes from any number of threads, each through its own {@link WriteBuffers}. {@link #close()}
+ * is idempotent; when it returns: the registry no longer knows the id (a late notification finds nothing and is
+ * ignored); no write still uses the handle (writes after close return ERROR_INVALID_HANDLE without a native
+ * call, writes already past that check are waited for); EventUnregister has returned; no notification is still
+ * running in Java (except one on the closing thread itself); and only then is the stub's arena closed. A
+ * provider closed from inside its own enable callback cannot free the stub the thread is still executing: its
+ * arena is then left open (a few hundred bytes until JVM exit), never closed under a running callback.
+ */
+final class FfmProviderRegistration implements ProviderRegistration {
+    static final CallbackRegistry<FfmProviderRegistration> REGISTRY = new CallbackRegistry<>();
+    private static final String UPCALL = "PENABLECALLBACK";
+    private static final System.Logger LOG = System.getLogger("org.etw4j.nativebindings.windows");
+
+    private final WindowsBackend backend;
+    private final Guid providerId;
+    private final EnableCallback callback;
+    private final long id;
+    private final Arena arena = Arena.ofShared();
+    private final LongAdder writesInFlight = new LongAdder();
+    private final AtomicInteger notificationsInFlight = new AtomicInteger();
+    private final ThreadLocal<int[]> notificationsOnThisThread = ThreadLocal.withInitial(() -> new int[1]);
+    private volatile long handle;
+    private volatile boolean closed;
+
+    private FfmProviderRegistration(WindowsBackend backend, Guid providerId, EnableCallback callback) {
+        this.backend = backend;
+        this.providerId = providerId;
+        this.callback = callback;
+        this.id = REGISTRY.add(this); // before EventRegister: ETW may call back before it returns (seed 000)
+    }
+
+    /**
+     * {@code EventRegister}.
+     *
+     * @throws org.etw4j.EtwException naming EventRegister when it fails
+     */
+    static FfmProviderRegistration register(WindowsBackend backend, Guid providerId, EnableCallback callback) {
+        FfmProviderRegistration r = new FfmProviderRegistration(backend, providerId, callback);
+        int status;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment stub = PENABLECALLBACK.allocate(FfmProviderRegistration::enableUpcall, r.arena);
+            MemorySegment guid = call.allocate(NativeGuids.BYTES, 8);
+            NativeGuids.write(guid, 0, providerId);
+            MemorySegment regHandle = call.allocate(ValueLayout.JAVA_LONG);
+            status = EtwNative.EventRegister(guid, stub, MemorySegment.ofAddress(r.id), regHandle);
+            if (status == Win32Errors.ERROR_SUCCESS) {
+                r.handle = regHandle.get(ValueLayout.JAVA_LONG, 0);
+            }
+        } catch (RuntimeException | Error e) {
+            r.abandon();
+            throw e;
+        } finally {
+            backend.failures().reportPending();
+        }
+        if (status != Win32Errors.ERROR_SUCCESS) {
+            r.abandon();
+            throw Win32Errors.failure("EventRegister", status, "provider " + providerId);
+        }
+        return r;
+    }
+
+    /** Registration failed: nothing native refers to the stub, so it can go at once. */
+    private void abandon() {
+        closed = true;
+        REGISTRY.remove(id);
+        arena.close();
+    }
+
+    /**
+     * The enable-callback upcall, shared by all registrations: finds the registration by the context id. Nothing
+     * thrown leaves it (an exception unwinding into ETW would end the JVM).
+     */
+    private static void enableUpcall(MemorySegment sourceId, int isEnabled, byte level, long matchAny, long matchAll,
+                                     MemorySegment filterData, MemorySegment context) {
+        try {
+            FfmProviderRegistration r = REGISTRY.lookup(context.address());
+            if (r != null) { // null: a stale id (closed provider), ignored
+                r.onNotification(sourceId, isEnabled, Byte.toUnsignedInt(level), matchAny, matchAll, filterData);
+            }
+        } catch (Throwable t) {
+            WindowsBackend.recordOrphanFailure(UPCALL, t);
+        }
+    }
+
+    private void onNotification(MemorySegment sourceId, int code, int level, long any, long all, MemorySegment filterData) {
+        int[] onThisThread = notificationsOnThisThread.get();
+        notificationsInFlight.incrementAndGet();
+        onThisThread[0]++;
+        try {
+            if (closed) {
+                return;
+            }
+            Guid source = NativeGuids.readPointer(sourceId, Guid.NULL);
+            List<FilterData> filters;
+            try {
+                filters = EnableFilterData.decode(filterData);
+            } catch (RuntimeException e) {
+                backend.failures().record(UPCALL, providerId.toString(), e);
+                filters = List.of(); // the state change itself still reaches the provider
+            }
+            callback.onNotification(code, source, level, any, all, filters);
+        } catch (Throwable t) {
+            backend.failures().record(UPCALL, providerId.toString(), t);
+        } finally {
+            onThisThread[0]--;
+            notificationsInFlight.decrementAndGet();
+        }
+    }
+
+    @Override
+    public Guid providerId() {
+        return providerId;
+    }
+
+    /** The registry id handed to EventRegister as CallbackContext. */
+    long contextId() {
+        return id;
+    }
+
+    @Override
+    public int setInformation(int informationClass, byte[] data) {
+        writesInFlight.increment();
+        try {
+            if (closed) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            try (Arena call = Arena.ofConfined()) {
+                MemorySegment info = data == null || data.length == 0 ? MemorySegment.NULL
+                        : call.allocateFrom(ValueLayout.JAVA_BYTE, data);
+                return EtwNative.EventSetInformation(handle, informationClass, info, data == null ? 0 : data.length);
+            }
+        } finally {
+            writesInFlight.decrement();
+        }
+    }
+
+    @Override
+    public int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data) {
+        if (descriptor == null || data == null) {
+            return Win32Errors.ERROR_INVALID_PARAMETER;
+        }
+        writesInFlight.increment();
+        try {
+            if (closed) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            return WriteBuffers.current().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
+        } catch (OutOfMemoryError e) {
+            return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
+        } finally {
+            writesInFlight.decrement();
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** {@code EventUnregister}; idempotent; see the class comment for what holds when it returns. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        REGISTRY.remove(id);
+        int own = notificationsOnThisThread.get()[0];
+        awaitQuiet(own);
+        int status = EtwNative.EventUnregister(handle);
+        awaitQuiet(own);
+        if (own == 0) {
+            arena.close();
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, "provider " + providerId + " closed from its own enable callback:"
+                    + " its upcall stub stays allocated");
+        }
+        if (status != Win32Errors.ERROR_SUCCESS) {
+            LOG.log(System.Logger.Level.WARNING, Win32Errors.failure("EventUnregister", status, "provider " + providerId).getMessage());
+        }
+        backend.failures().reportPending();
+    }
+
+    /**
+     * Waits until no write and no notification (other than {@code own} on this thread) is past its closed
+     * check. Each increments its counter before reading {@code closed}, and this runs after setting it.
+     */
+    private void awaitQuiet(int own) {
+        int spins = 0;
+        while (writesInFlight.sum() != 0 || notificationsInFlight.get() > own) {
+            if (++spins < 1_000) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FfmProviderRegistration[" + providerId + ", context " + id + (closed ? ", closed" : "") + "]";
+    }
+}

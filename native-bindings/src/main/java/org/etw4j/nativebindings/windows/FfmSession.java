@@ -1,0 +1,280 @@
+package org.etw4j.nativebindings.windows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.UUID;
+import org.etw4j.EtwException;
+import org.etw4j.Guid;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionStatistics;
+import org.etw4j.nativebindings.generated.EtwNative;
+import org.etw4j.spi.SessionControl;
+
+/**
+ * A trace session controlled through FFM: its {@code TRACEHANDLE} plus ControlTraceW and EnableTraceEx2.
+ *
+ * <p>Thread-safe. Owns no native memory between calls (each call uses a confined arena of its own); the handle
+ * is a number ETW owns. A session this backend started ("owned") is stopped by {@link #stop()} and by the
+ * backend's shutdown hook if still running at JVM exit; an attached one only when asked. {@link #stop()} is
+ * idempotent and keeps the final counters that ControlTraceW STOP returns, so {@link #query()} still answers
+ * afterwards (Windows forgets the session). A session is matched by handle and GUID: a handle ETW reused for a
+ * newer session of the same name is not mistaken for this one.
+ */
+final class FfmSession implements SessionControl {
+    /** How long EnableTraceEx2 waits for the providers' enable callbacks (nonzero: the call is synchronous). */
+    static final int ENABLE_TIMEOUT_MS = 10_000;
+
+    private final WindowsBackend backend;
+    private final String name;
+    private final Guid sessionId;
+    private final long handle;
+    private final boolean owned;
+    private final Object lock = new Object();
+    private volatile SessionConfig config;
+    private volatile boolean stopped;
+    private volatile SessionStatistics finalStatistics;
+
+    private FfmSession(WindowsBackend backend, String name, Guid sessionId, long handle, SessionConfig config, boolean owned) {
+        this.backend = backend;
+        this.name = name;
+        this.sessionId = sessionId;
+        this.handle = handle;
+        this.config = config;
+        this.owned = owned;
+    }
+
+    /**
+     * {@code StartTraceW}; returns the status instead of throwing so that the backend can apply the
+     * {@link IfSessionExists} policy to ERROR_ALREADY_EXISTS.
+     */
+    static StartResult start(WindowsBackend backend, SessionConfig config) {
+        Guid id = Guid.of(UUID.randomUUID());
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forStart(call, config, id);
+            MemorySegment handleOut = call.allocate(ValueLayout.JAVA_LONG);
+            MemorySegment name = call.allocateFrom(config.name(), java.nio.charset.StandardCharsets.UTF_16LE);
+            int status = EtwNative.StartTraceW(handleOut, name, props);
+            if (status != Win32Errors.ERROR_SUCCESS) {
+                return new StartResult(status, null);
+            }
+            Guid actual = SessionProperties.sessionId(props);
+            return new StartResult(0, new FfmSession(backend, config.name(), actual.isNull() ? id : actual,
+                    handleOut.get(ValueLayout.JAVA_LONG, 0), config, true));
+        }
+    }
+
+    /** What StartTraceW gave: a status, and the session when it is ERROR_SUCCESS. */
+    record StartResult(int status, FfmSession session) {
+    }
+
+    /**
+     * Controls the running session {@code name} (ControlTraceW QUERY by name) without owning it.
+     *
+     * @throws EtwException naming ControlTraceW (ERROR_WMI_INSTANCE_NOT_FOUND when no such session runs)
+     */
+    static FfmSession attach(WindowsBackend backend, String name) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forQuery(call);
+            int status = EtwNative.ControlTraceW(0L, call.allocateFrom(name, java.nio.charset.StandardCharsets.UTF_16LE), props,
+                    EtwNative.EVENT_TRACE_CONTROL_QUERY());
+            Win32Errors.check("ControlTraceW", status, "QUERY session '" + name + "'");
+            SessionConfig c = SessionProperties.config(props, name, IfSessionExists.ATTACH);
+            return new FfmSession(backend, c.name(), SessionProperties.sessionId(props), SessionProperties.loggerHandle(props), c, false);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Guid sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public SessionConfig config() {
+        return config;
+    }
+
+    /** The session's TRACEHANDLE. */
+    long handle() {
+        return handle;
+    }
+
+    boolean isOwned() {
+        return owned;
+    }
+
+    @Override
+    public void enableProvider(Guid providerId, EnableParameters parameters) {
+        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER(), Objects.requireNonNull(parameters, "parameters"));
+    }
+
+    @Override
+    public void disableProvider(Guid providerId) {
+        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER(), null);
+    }
+
+    @Override
+    public void captureState(Guid providerId, EnableParameters parameters) {
+        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_CAPTURE_STATE(), Objects.requireNonNull(parameters, "parameters"));
+    }
+
+    private void enableTrace(Guid providerId, int controlCode, EnableParameters p) {
+        Objects.requireNonNull(providerId, "providerId");
+        String what = "provider " + providerId + " on session '" + name + "'";
+        if (stopped) {
+            throw Win32Errors.failure("EnableTraceEx2", Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND, what + ": the session is stopped");
+        }
+        int status;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment guid = call.allocate(NativeGuids.BYTES, 8);
+            NativeGuids.write(guid, 0, providerId);
+            MemorySegment params = p == null ? MemorySegment.NULL
+                    : EnableTraceParameters.build(call, p, sessionId, backend.isSystemEtw());
+            int level = p == null ? 0 : p.level();
+            long any = p == null ? 0 : p.matchAnyKeyword();
+            long all = p == null ? 0 : p.matchAllKeyword();
+            status = EtwNative.EnableTraceEx2(handle, guid, controlCode, (byte) level, any, all, ENABLE_TIMEOUT_MS, params);
+        } finally {
+            backend.failures().reportPending(); // the callbacks of this process's providers ran during the call
+        }
+        if (status == Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND || status == Win32Errors.ERROR_INVALID_HANDLE) {
+            markStopped(null);
+            status = Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND;
+        }
+        Win32Errors.check("EnableTraceEx2", status, what);
+    }
+
+    @Override
+    public void flush() {
+        if (stopped) {
+            return;
+        }
+        int status = control(EtwNative.EVENT_TRACE_CONTROL_FLUSH(), null);
+        if (status == Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND) {
+            markStopped(null);
+            return;
+        }
+        Win32Errors.check("ControlTraceW", status, "FLUSH session '" + name + "'");
+    }
+
+    @Override
+    public SessionStatistics query() {
+        SessionStatistics last = finalStatistics;
+        if (stopped && last != null) {
+            return last;
+        }
+        SessionStatistics[] out = new SessionStatistics[1];
+        int status = control(EtwNative.EVENT_TRACE_CONTROL_QUERY(), out);
+        if (status == Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND) {
+            markStopped(null);
+            last = finalStatistics;
+            if (last != null) {
+                return last;
+            }
+        }
+        Win32Errors.check("ControlTraceW", status, "QUERY session '" + name + "'");
+        return out[0];
+    }
+
+    @Override
+    public void update(SessionConfig newConfig) {
+        Objects.requireNonNull(newConfig, "newConfig");
+        if (stopped) {
+            throw Win32Errors.failure("ControlTraceW", Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND, "UPDATE session '" + name + "': stopped");
+        }
+        SessionConfig old = config;
+        // ETW would silently ignore these changes; refusing them keeps config() truthful.
+        if (!old.name().equals(newConfig.name()) || old.bufferSizeKb() != newConfig.bufferSizeKb()
+                || old.clockType() != newConfig.clockType() || old.realTime() != newConfig.realTime()
+                || !Objects.equals(old.logFile(), newConfig.logFile())) {
+            throw Win32Errors.failure("ControlTraceW", Win32Errors.ERROR_INVALID_PARAMETER,
+                    "UPDATE may change only the flush timer and the number of buffers of session '" + name + "'");
+        }
+        int status;
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forUpdate(call, newConfig);
+            status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, EtwNative.EVENT_TRACE_CONTROL_UPDATE());
+        }
+        Win32Errors.check("ControlTraceW", status, "UPDATE session '" + name + "'");
+        config = newConfig;
+    }
+
+    @Override
+    public void stop() {
+        synchronized (lock) {
+            if (stopped) {
+                return;
+            }
+            if (!matchesRunningSession()) {
+                markStopped(null);
+                return;
+            }
+            SessionStatistics[] out = new SessionStatistics[1];
+            int status;
+            try {
+                status = control(EtwNative.EVENT_TRACE_CONTROL_STOP(), out);
+            } finally {
+                backend.failures().reportPending(); // providers were told the session stopped (seed 000)
+            }
+            if (status != Win32Errors.ERROR_SUCCESS && status != Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND) {
+                throw Win32Errors.failure("ControlTraceW", status, "STOP session '" + name + "'");
+            }
+            markStopped(status == Win32Errors.ERROR_SUCCESS ? out[0] : null);
+        }
+    }
+
+    /** The session was stopped (here, by name elsewhere, or found gone); {@code last} its final counters if known. */
+    void markStopped(SessionStatistics last) {
+        if (last != null && finalStatistics == null) {
+            finalStatistics = last;
+        }
+        stopped = true;
+        backend.forget(this);
+    }
+
+    @Override
+    public boolean isRunning() {
+        if (stopped) {
+            return false;
+        }
+        if (!matchesRunningSession()) {
+            markStopped(null);
+            return false;
+        }
+        return true;
+    }
+
+    /** QUERY by handle: true when a session answers and it carries this session's GUID. */
+    private boolean matchesRunningSession() {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forQuery(call);
+            int status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, EtwNative.EVENT_TRACE_CONTROL_QUERY());
+            return status == Win32Errors.ERROR_SUCCESS && SessionProperties.sessionId(props).equals(sessionId);
+        }
+    }
+
+    /** ControlTraceW by handle with a query-sized buffer; on success puts the counters in {@code statistics[0]}. */
+    private int control(int code, SessionStatistics[] statistics) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forQuery(call);
+            int status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, code);
+            if (status == Win32Errors.ERROR_SUCCESS && statistics != null) {
+                statistics[0] = SessionProperties.statistics(props, SessionCounters.query(handle));
+            }
+            return status;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FfmSession[" + name + ", " + sessionId + (owned ? ", owned" : "") + (stopped ? ", stopped" : "") + "]";
+    }
+}

@@ -1,0 +1,156 @@
+package org.etw4j.nativebindings.windows;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.etw4j.Guid;
+import org.etw4j.controller.ClockType;
+import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionInfo;
+import org.etw4j.controller.SessionStatistics;
+import org.etw4j.nativebindings.generated.EtwNative;
+import org.etw4j.nativebindings.generated._EVENT_TRACE_PROPERTIES;
+import org.etw4j.nativebindings.generated._WNODE_HEADER;
+import org.etw4j.nativebindings.layout.EventTraceProperties;
+
+/**
+ * {@link SessionConfig} to and from {@code EVENT_TRACE_PROPERTIES} (with the appended names of
+ * {@link EventTraceProperties}), and the counters ControlTraceW QUERY/STOP leave in it.
+ *
+ * <p>Stateless; thread-safe. Buffers belong to the caller's allocator. Field meanings: Microsoft Learn,
+ * "EVENT_TRACE_PROPERTIES structure (evntrace.h)": BufferSize in KB, FlushTimer in seconds,
+ * {@code Wnode.ClientContext} the clock (1 QPC, 2 system time, 3 CPU cycles), {@code Wnode.Guid} the session
+ * GUID, {@code Wnode.HistoricalContext} the session's handle on output, {@code Wnode.Flags} must hold
+ * WNODE_FLAG_TRACED_GUID.
+ */
+final class SessionProperties {
+    /** Room for each name in a buffer that receives properties (QUERY, QueryAllTracesW): ETW's 1024 + NUL. */
+    static final int QUERY_NAME_CHARS = SessionConfig.MAX_NAME_LENGTH + 1;
+
+    private SessionProperties() {
+    }
+
+    /** The buffer StartTraceW takes for {@code config}, with {@code sessionId} as Wnode.Guid. */
+    static MemorySegment forStart(SegmentAllocator allocator, SessionConfig config, Guid sessionId) {
+        MemorySegment p = EventTraceProperties.allocate(allocator, config.name(), logFileName(config.logFile()));
+        MemorySegment wnode = _EVENT_TRACE_PROPERTIES.Wnode(p);
+        NativeGuids.write(wnode, _WNODE_HEADER.Guid$offset(), sessionId);
+        _WNODE_HEADER.ClientContext(wnode, config.clockType().value());
+        _WNODE_HEADER.Flags(wnode, EtwNative.WNODE_FLAG_TRACED_GUID());
+        setChangeable(p, config);
+        _EVENT_TRACE_PROPERTIES.BufferSize(p, config.bufferSizeKb());
+        _EVENT_TRACE_PROPERTIES.MinimumBuffers(p, config.minimumBuffers());
+        return p;
+    }
+
+    /**
+     * The buffer ControlTraceW UPDATE takes: the session name, the changeable fields, and no log file name
+     * (LogFileNameOffset 0 means "keep the current file"; a name there would make ETW switch files).
+     */
+    static MemorySegment forUpdate(SegmentAllocator allocator, SessionConfig config) {
+        MemorySegment p = EventTraceProperties.allocate(allocator, config.name(), null);
+        MemorySegment wnode = _EVENT_TRACE_PROPERTIES.Wnode(p);
+        _WNODE_HEADER.ClientContext(wnode, config.clockType().value());
+        _WNODE_HEADER.Flags(wnode, EtwNative.WNODE_FLAG_TRACED_GUID());
+        setChangeable(p, config);
+        _EVENT_TRACE_PROPERTIES.BufferSize(p, config.bufferSizeKb());
+        _EVENT_TRACE_PROPERTIES.MinimumBuffers(p, config.minimumBuffers());
+        return p;
+    }
+
+    /** A buffer for ControlTraceW (QUERY, FLUSH, STOP) and QueryAllTracesW to fill in. */
+    static MemorySegment forQuery(SegmentAllocator allocator) {
+        return EventTraceProperties.allocateForQuery(allocator, QUERY_NAME_CHARS);
+    }
+
+    private static void setChangeable(MemorySegment p, SessionConfig config) {
+        _EVENT_TRACE_PROPERTIES.MaximumBuffers(p, config.maximumBuffers());
+        _EVENT_TRACE_PROPERTIES.FlushTimer(p, (int) config.flushTimer().toSeconds());
+        _EVENT_TRACE_PROPERTIES.LogFileMode(p, logFileMode(config));
+    }
+
+    /** {@code LogFileMode} for a config: real-time and/or sequential file. */
+    static int logFileMode(SessionConfig config) {
+        return (config.realTime() ? EtwNative.EVENT_TRACE_REAL_TIME_MODE() : 0)
+                | (config.logFile() != null ? EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL() : 0);
+    }
+
+    private static String logFileName(Path logFile) {
+        return logFile == null ? null : logFile.toAbsolutePath().toString();
+    }
+
+    /** {@code Wnode.Guid}: the session GUID. */
+    static Guid sessionId(MemorySegment p) {
+        return NativeGuids.read(_EVENT_TRACE_PROPERTIES.Wnode(p), _WNODE_HEADER.Guid$offset());
+    }
+
+    /** {@code Wnode.HistoricalContext}: the session's TRACEHANDLE (its logger id) after a query. */
+    static long loggerHandle(MemorySegment p) {
+        return _WNODE_HEADER.HistoricalContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
+    }
+
+    /** The session name written at LoggerNameOffset, or null. */
+    static String name(MemorySegment p) {
+        return EventTraceProperties.loggerName(p);
+    }
+
+    /** The log file written at LogFileNameOffset, or null when there is none (or it is empty). */
+    static Path logFile(MemorySegment p) {
+        String f = EventTraceProperties.logFileName(p);
+        return f == null || f.isEmpty() ? null : Path.of(f);
+    }
+
+    /**
+     * The configuration a queried session runs with. Values ETW reports that {@link SessionConfig} would refuse
+     * (it may round buffer counts) are brought into its ranges; an unknown clock is taken as QPC.
+     */
+    static SessionConfig config(MemorySegment p, String fallbackName, IfSessionExists policy) {
+        String name = name(p);
+        int mode = _EVENT_TRACE_PROPERTIES.LogFileMode(p);
+        boolean realTime = (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0;
+        Path logFile = logFile(p);
+        if (!realTime && logFile == null) {
+            realTime = true; // a buffering or unknown mode: described as real-time rather than refused
+        }
+        int kb = clamp(_EVENT_TRACE_PROPERTIES.BufferSize(p), 1, SessionConfig.MAX_BUFFER_SIZE_KB);
+        int min = clamp(_EVENT_TRACE_PROPERTIES.MinimumBuffers(p), 2, 1_000_000);
+        int max = clamp(_EVENT_TRACE_PROPERTIES.MaximumBuffers(p), min, 1_000_000);
+        int flush = Math.max(0, _EVENT_TRACE_PROPERTIES.FlushTimer(p));
+        int clock = _WNODE_HEADER.ClientContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
+        ClockType clockType = clock >= 1 && clock <= 3 ? ClockType.of(clock) : ClockType.QPC;
+        return new SessionConfig(name == null || name.isEmpty() ? fallbackName : name, realTime, logFile, kb, min, max,
+                Duration.ofSeconds(flush), clockType, policy);
+    }
+
+    /**
+     * The counters of a QUERY or STOP answer. Windows reports buffers and lost events only; the event counts
+     * come from {@code counters} when the library answers etw4j's extension (see {@link SessionCounters}), else
+     * they are -1 as {@link SessionStatistics} documents.
+     */
+    static SessionStatistics statistics(MemorySegment p, SessionCounters counters) {
+        long lost = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.EventsLost(p));
+        long written = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.BuffersWritten(p));
+        long buffersLost = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.LogBuffersLost(p));
+        long rtLost = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.RealTimeBuffersLost(p));
+        int number = _EVENT_TRACE_PROPERTIES.NumberOfBuffers(p);
+        int free = _EVENT_TRACE_PROPERTIES.FreeBuffers(p);
+        if (counters == null) {
+            return new SessionStatistics(-1, -1, lost, -1, written, buffersLost, rtLost, number, free);
+        }
+        return new SessionStatistics(counters.eventsAccepted(), counters.eventsDelivered(), counters.eventsLost(),
+                counters.eventsPending(), written, buffersLost, rtLost, number, free);
+    }
+
+    /** The session a QueryAllTracesW entry describes. */
+    static SessionInfo info(MemorySegment p) {
+        int mode = _EVENT_TRACE_PROPERTIES.LogFileMode(p);
+        return new SessionInfo(name(p), sessionId(p), loggerHandle(p), (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0,
+                logFile(p));
+    }
+
+    private static int clamp(int v, int lo, int hi) {
+        return Math.max(lo, Math.min(hi, v));
+    }
+}
