@@ -17,4 +17,7 @@ module org.etw4j.nativebindings {
 
     exports org.etw4j.nativebindings.generated to org.etw4j.consumer, org.etw4j.samples;
     exports org.etw4j.nativebindings.layout to org.etw4j.consumer, org.etw4j.samples;
+    exports org.etw4j.nativebindings.windows to org.etw4j.consumer, org.etw4j.samples;
+
+    provides org.etw4j.spi.EtwBackendFactory with org.etw4j.nativebindings.windows.WindowsBackendFactory;
 }

@@ -1,0 +1,74 @@
+package org.etw4j.bench;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The CI allocation check: a short JMH run (one fork, few iterations) of every benchmark that claims 0 B/op,
+ * failing when {@code gc.alloc.rate.norm} exceeds {@value #LIMIT_BYTES_PER_OP} B/op. Timing is printed but never
+ * asserted (shared CI machines are noisy); allocation is deterministic enough to gate on.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar} is the full suite; this gate is
+ * {@code java -cp benchmarks/target/benchmarks.jar org.etw4j.bench.AllocationGate} from the repository root.
+ */
+public final class AllocationGate {
+    static final double LIMIT_BYTES_PER_OP = 1.0;
+
+    /** The benchmarks that claim zero allocation per operation, as JMH include patterns. */
+    static final List<String> ZERO_ALLOCATION = List.of(
+            "org.etw4j.bench.IsEnabledBenchmark.etw4jIsEnabled$",
+            "org.etw4j.bench.WriteBenchmark.etw4jTraceLogging$",
+            "org.etw4j.bench.WriteBenchmark.etw4jManifest$",
+            "org.etw4j.bench.EtlScanBenchmark.headerScan$",
+            "org.etw4j.bench.FfmWriteBenchmark.ffmBackend$");
+
+    private AllocationGate() {
+    }
+
+    public static void main(String[] args) throws RunnerException {
+        OptionsBuilder ob = new OptionsBuilder();
+        for (String pattern : ZERO_ALLOCATION) {
+            ob.include(pattern);
+        }
+        Options opts = ob
+                .param("file", "airbus__ShutdownPerfDiagLogger.etl") // header scan: an uncompressed kernel trace
+                .forks(1)
+                .warmupIterations(2).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(3).measurementTime(TimeValue.seconds(1))
+                .addProfiler(GCProfiler.class)
+                .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
+                .shouldFailOnError(true)
+                .build();
+        Collection<RunResult> results = new Runner(opts).run();
+        List<String> failures = new ArrayList<>();
+        System.out.println();
+        System.out.printf("%-60s %14s %14s%n", "benchmark (claims 0 B/op)", "ns/op", "B/op");
+        for (RunResult r : results) {
+            String name = r.getParams().getBenchmark();
+            Result<?> norm = r.getSecondaryResults().get("gc.alloc.rate.norm");
+            double bytes = norm == null ? Double.NaN : norm.getScore();
+            System.out.printf("%-60s %14.1f %14.3f%n", name.replace("org.etw4j.bench.", ""), r.getPrimaryResult().getScore(), bytes);
+            if (Double.isNaN(bytes) || bytes > LIMIT_BYTES_PER_OP) {
+                failures.add(name + ": " + bytes + " B/op");
+            }
+        }
+        int expected = results.isEmpty() ? 0 : results.size();
+        if (expected < 4) {
+            failures.add("only " + expected + " zero-allocation benchmarks ran; expected at least 4");
+        }
+        if (!failures.isEmpty()) {
+            System.out.println("ALLOCATION CHECK FAILED (limit " + LIMIT_BYTES_PER_OP + " B/op): " + failures);
+            System.exit(1);
+        }
+        System.out.println("allocation check passed: every zero-allocation benchmark is at or below " + LIMIT_BYTES_PER_OP + " B/op");
+    }
+}

@@ -1,0 +1,27 @@
+package org.etw4j.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * Finds the shared .etl corpus for the file benchmarks: {@code -Detw4j.shared=DIR}, {@code ETW4J_SHARED}, or
+ * {@code ../shared} from the working directory (the repository root). Read in place, never copied.
+ */
+final class Corpus {
+    private Corpus() {
+    }
+
+    static Path file(String name) {
+        for (String c : new String[] {System.getProperty("etw4j.shared"), System.getenv("ETW4J_SHARED"), "../shared", "../../shared"}) {
+            if (c != null) {
+                Path p = Paths.get(c, "etl-corpus", name);
+                if (Files.isRegularFile(p)) {
+                    return p;
+                }
+            }
+        }
+        throw new IllegalStateException("corpus file " + name + " not found: run from the repository root with ../shared beside it, "
+                + "or pass -Detw4j.shared=DIR");
+    }
+}

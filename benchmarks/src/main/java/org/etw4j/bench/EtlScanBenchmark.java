@@ -1,0 +1,86 @@
+package org.etw4j.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EtlRecordEvent;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Reading real .etl files (the shared corpus, recorded on Windows): one operation is one record, so ns/op is the
+ * time per record and B/op the allocation per record. The cursor runs in time order (records of all
+ * per-processor buffers merged by timestamp) and restarts at the end of the file.
+ * <ul>
+ *   <li>{@code headerScan}: header fields only (kind, provider id, event id, opcode, timestamp) — the
+ *       allocation-free path.</li>
+ *   <li>{@code fullDecode}: every record decoded to named fields (TraceLogging, manifest in-band or
+ *       ClrEtwAll-free, kernel MOF classes).</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 3, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+public class EtlScanBenchmark {
+
+    @Param({"airbus__ShutdownPerfDiagLogger.etl", "perfview__diaghub.diaghub.etl", "perfview__net.4.5.2.x64.etl",
+            "krabsetw__powershell.etl", "airbus__AMSITrace.etl"})
+    public String file;
+
+    private EtlFile etl;
+    private EtlCursor cursor;
+    private final EventDecoder decoder = new EventDecoder();
+    private final EtlRecordEvent adapter = new EtlRecordEvent();
+
+    @Setup
+    public void open() throws IOException {
+        etl = EtlFile.open(Corpus.file(file));
+        cursor = etl.cursor();
+    }
+
+    @TearDown
+    public void close() {
+        etl.close();
+    }
+
+    private EtlRecordView next() {
+        if (!cursor.advance()) {
+            cursor = etl.cursor();
+            cursor.advance();
+        }
+        return cursor.record();
+    }
+
+    @Benchmark
+    public void headerScan(Blackhole bh) {
+        EtlRecordView r = next();
+        bh.consume(r.kind());
+        bh.consume(r.providerIdMostSignificantBits() ^ r.providerIdLeastSignificantBits());
+        bh.consume(r.eventId());
+        bh.consume(r.opcode());
+        bh.consume(r.timestamp());
+    }
+
+    @Benchmark
+    public DecodedEvent fullDecode() {
+        return decoder.decode(adapter.of(next()));
+    }
+}

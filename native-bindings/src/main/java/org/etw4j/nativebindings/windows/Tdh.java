@@ -1,0 +1,49 @@
+package org.etw4j.nativebindings.windows;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.lang.foreign.ValueLayout;
+import org.etw4j.nativebindings.generated.EtwNative;
+
+/**
+ * The hook for TDH decoding: {@code TdhGetEventInformation} on the record a callback is handling, giving the
+ * {@code TRACE_EVENT_INFO} (schema: names, property descriptions) a decoder reads with the generated layouts,
+ * {@code TrailingArrays.TRACE_EVENT_INFO_PROPERTIES} and {@code TdhSdkFields}.
+ *
+ * <p>Stateless; thread-safe. Call it inside the event callback: TDH reads the EVENT_RECORD (and, for
+ * TraceLogging events, its EVENT_SCHEMA_TL item), which is valid only then. The result belongs to the caller's
+ * allocator and stays valid after the callback.
+ */
+public final class Tdh {
+    /** {@code DECODING_SOURCE} values (tdh.h). */
+    public static final int DECODING_SOURCE_XML_FILE = 0;
+    public static final int DECODING_SOURCE_WBEM = 1;
+    public static final int DECODING_SOURCE_WPP = 2;
+    public static final int DECODING_SOURCE_TLG = 3;
+
+    private Tdh() {
+    }
+
+    /**
+     * {@code TdhGetEventInformation}: asks for the size, allocates it, asks again.
+     *
+     * @throws IllegalStateException if {@code record} is used after its callback
+     * @throws org.etw4j.EtwException naming TdhGetEventInformation when TDH fails (e.g. ERROR_NOT_FOUND: no
+     *                                schema for the event)
+     */
+    public static MemorySegment eventInformation(EventRecordView record, SegmentAllocator allocator) {
+        MemorySegment eventRecord = record.eventRecord();
+        MemorySegment size = allocator.allocate(ValueLayout.JAVA_INT);
+        size.set(ValueLayout.JAVA_INT, 0, 0);
+        int status = EtwNative.TdhGetEventInformation(eventRecord, 0, MemorySegment.NULL, MemorySegment.NULL, size);
+        for (int attempt = 0; attempt < 3 && status == Win32Errors.ERROR_INSUFFICIENT_BUFFER; attempt++) {
+            int needed = size.get(ValueLayout.JAVA_INT, 0);
+            MemorySegment info = allocator.allocate(Integer.toUnsignedLong(needed), 8);
+            status = EtwNative.TdhGetEventInformation(eventRecord, 0, MemorySegment.NULL, info, size);
+            if (status == Win32Errors.ERROR_SUCCESS) {
+                return info;
+            }
+        }
+        throw Win32Errors.failure("TdhGetEventInformation", status, "event " + record.id() + " of provider " + record.providerId());
+    }
+}
