@@ -1,0 +1,933 @@
+package org.etw4j.nativebindings.windows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.etw4j.EtwException;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.controller.ClockType;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.EnableProperty;
+import org.etw4j.controller.EventFilter;
+import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionInfo;
+import org.etw4j.controller.SessionStatistics;
+import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.nativebindings.generated.EtwNative;
+import org.etw4j.nativebindings.generated._ENABLE_TRACE_PARAMETERS;
+import org.etw4j.nativebindings.generated._ETW_BUFFER_CONTEXT;
+import org.etw4j.nativebindings.generated._EVENT_DATA_DESCRIPTOR;
+import org.etw4j.nativebindings.generated._EVENT_DESCRIPTOR;
+import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
+import org.etw4j.nativebindings.generated._EVENT_FILTER_HEADER;
+import org.etw4j.nativebindings.generated._EVENT_HEADER;
+import org.etw4j.nativebindings.generated._EVENT_RECORD;
+import org.etw4j.nativebindings.generated._EVENT_TRACE_LOGFILEW;
+import org.etw4j.nativebindings.generated._EVENT_TRACE_PROPERTIES;
+import org.etw4j.nativebindings.generated._TRACE_EVENT_INFO;
+import org.etw4j.nativebindings.generated._WNODE_HEADER;
+import org.etw4j.nativebindings.layout.EventHeaderExtendedDataItem;
+import org.etw4j.nativebindings.layout.TdhSdkFields;
+import org.etw4j.provider.EventData;
+import org.etw4j.sim.SimulatedBackend;
+import org.etw4j.spi.FilterData;
+import org.etw4j.spi.ProviderRegistration;
+import org.etw4j.spi.RawEventRecord;
+import org.etw4j.spi.RecordSink;
+import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.ThreadActivityIds;
+import org.etw4j.spi.TraceConsumer;
+import org.etw4j.tracelogging.TraceLoggingSchema;
+
+/**
+ * The ETW behind the stand-in advapi32 in these tests: an {@code ETW_STANDIN_ENGINE} table of FFM upcalls that
+ * decode what the FFM backend put in native memory and route it into a pure-Java {@link SimulatedBackend}, then
+ * answer in native memory the way ETW would. So the backend runs its whole native path (structures built, symbols
+ * called, callbacks received, records parsed from native memory) with the simulator as the kernel.
+ *
+ * <p>Thread-safe; one per process (the stand-in has one table), {@link #route routed} to the current test's
+ * simulated machine: calls naming no handle (EventRegister, StartTraceW, control by name, OpenTraceW,
+ * QueryAllTracesW, EventActivityIdControl) go to the current machine; handles keep the machine they were made
+ * on. Per function:
+ * <ul>
+ *   <li>EventRegister: registers with the simulator; each notification it sends is passed to the provider's
+ *       native PENABLECALLBACK through {@code EtwStandIn_InvokeEnableCallback} with the source GUID and an
+ *       EVENT_FILTER_DESCRIPTOR built in native memory (schematized data as an EVENT_FILTER_HEADER chain);</li>
+ *   <li>EventWrite/EventWriteTransfer: decodes EVENT_DESCRIPTOR and the EVENT_DATA_DESCRIPTORs into an
+ *       {@link EventData} and writes through the simulator's registration; EventSetInformation, EventUnregister
+ *       and EventActivityIdControl as named;</li>
+ *   <li>StartTraceW: decodes EVENT_TRACE_PROPERTIES (names at their offsets) into a {@link SessionConfig}; the
+ *       session GUID given in Wnode.Guid is remembered and reported by later queries, as ETW does;</li>
+ *   <li>EnableTraceEx2: decodes ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs into
+ *       {@link EnableParameters} (payload filters in {@link RawPayloadFilter} form);</li>
+ *   <li>ControlTraceW QUERY/FLUSH/UPDATE/STOP and QueryAllTracesW: the simulated session's operations, counters
+ *       written back into EVENT_TRACE_PROPERTIES; TraceQueryInformation answers etw4j's {@link SessionCounters}
+ *       extension;</li>
+ *   <li>OpenTraceW (through {@code EtwStandIn_OpenTraceWithLastError}, which puts the status in errno),
+ *       ProcessTrace, CloseTrace: a simulated real-time consumer; every record becomes an EVENT_RECORD (with
+ *       EVENT_HEADER_EXTENDED_DATA_ITEMs and user data) in native memory, handed to the native
+ *       PEVENT_RECORD_CALLBACK through {@code EtwStandIn_InvokeEventRecordCallback}; losses raise
+ *       EVENT_TRACE_LOGFILEW.EventsLost and call the BufferCallback;</li>
+ *   <li>TdhGetEventInformation: a minimal TRACE_EVENT_INFO for TraceLogging events (provider, descriptor,
+ *       decoding source TLG, event name from the EVENT_SCHEMA_TL item).</li>
+ * </ul>
+ * Nothing thrown escapes an upcall: simulator refusals ({@link EtwException}) become their status, bad input
+ * ERROR_INVALID_PARAMETER, anything else is kept in {@link #errors()} (tests assert it stays empty) and answered
+ * with ERROR_INTERNAL_ERROR. {@link #failNext} makes a function fail once with a given status.
+ */
+final class SimEtwEngine {
+    static final int ERROR_INTERNAL_ERROR = 1359;
+    static final int ERROR_NOT_FOUND = 1168;
+
+    private static SimEtwEngine instance;
+
+    private final StandIn.Exports standIn;
+    private final Arena global = Arena.global();
+    private final MemorySegment table;
+    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    private final Map<String, ConcurrentLinkedQueue<Integer>> injected = new ConcurrentHashMap<>();
+    private final AtomicLong lastHandle = new AtomicLong(0x1000);
+    private final Map<Long, EngineProvider> providers = new ConcurrentHashMap<>();
+    private final Map<Long, EngineSession> sessions = new ConcurrentHashMap<>();
+    private final Map<SessionControl, EngineSession> sessionsByControl = new ConcurrentHashMap<>();
+    private final Map<Long, EngineConsumer> consumers = new ConcurrentHashMap<>();
+    private final AtomicLong writes = new AtomicLong();
+    private volatile SimulatedBackend machine = new SimulatedBackend();
+
+    private SimEtwEngine(StandIn.Exports standIn) throws Throwable {
+        this.standIn = standIn;
+        int size = (int) standIn.engineSize.invokeExact();
+        table = global.allocate(size, 8);
+        table.set(ValueLayout.JAVA_INT, 0, size); // Size
+        entry("EventRegister", "eventRegister", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        entry("EventUnregister", "eventUnregister", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
+        entry("EventWrite", "eventWrite", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        entry("EventWriteTransfer", "eventWriteTransfer", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        entry("EventActivityIdControl", "eventActivityIdControl", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        entry("EventSetInformation", "eventSetInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
+        entry("StartTraceW", "startTrace", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        entry("ControlTraceW", "controlTrace", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                ValueLayout.JAVA_INT);
+        entry("QueryAllTracesW", "queryAllTraces", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        entry("EnableTraceEx2", "enableTrace", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_BYTE, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        entry("ProcessTrace", "processTrace", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS);
+        entry("CloseTrace", "closeTrace", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
+        entry("TraceQueryInformation", "traceQueryInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        entry("TdhGetEventInformation", "tdhGetEventInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        // OpenTraceW: the C helper sets errno (the "last error" on Linux) from what openTrace returns.
+        table.set(ValueLayout.ADDRESS, offsetOf("OpenTraceW"), standIn.openTraceWithLastError);
+        MemorySegment openImpl = upcall("openTrace", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        standIn.setOpenTraceImpl.invokeExact(openImpl);
+    }
+
+    /** The engine, installed in the stand-in (again, after {@link #noopWrites}); skips the test without it. */
+    static synchronized SimEtwEngine install() {
+        StandIn.Exports exports = StandIn.require();
+        try {
+            if (instance == null) {
+                instance = new SimEtwEngine(exports);
+            }
+            instance.noopWrites(false);
+            return instance;
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot install the simulated ETW engine", t);
+        }
+    }
+
+    /** Routes calls naming no handle into {@code backend} from now on. */
+    SimEtwEngine route(SimulatedBackend backend) {
+        this.machine = backend;
+        return this;
+    }
+
+    SimulatedBackend machine() {
+        return machine;
+    }
+
+    /** Throwables caught in the engine's upcalls (should stay empty). */
+    List<Throwable> errors() {
+        return errors;
+    }
+
+    /** Events that reached the engine's EventWrite(Transfer). */
+    long writes() {
+        return writes.get();
+    }
+
+    /** The next call of {@code function} returns {@code status} without doing anything. */
+    void failNext(String function, int status) {
+        injected.computeIfAbsent(function, k -> new ConcurrentLinkedQueue<>()).add(status);
+    }
+
+    /** With {@code on}, EventWrite* return ERROR_SUCCESS in C without reaching the engine (stand-in flag 0x1). */
+    void noopWrites(boolean on) {
+        table.set(ValueLayout.JAVA_INT, 4, on ? 0x1 : 0); // Flags: ETW_STANDIN_FLAG_NOOP_WRITES
+        try {
+            standIn.install.invokeExact(table);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ table plumbing
+
+    private long offsetOf(String name) throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            int off = (int) standIn.engineOffsetOf.invokeExact(a.allocateFrom(name));
+            if (off < 0) {
+                throw new IllegalStateException("the stand-in has no table entry " + name);
+            }
+            return off;
+        }
+    }
+
+    private void entry(String function, String method, ValueLayout result, MemoryLayout... args) throws Throwable {
+        table.set(ValueLayout.ADDRESS, offsetOf(function), upcall(method, FunctionDescriptor.of(result, args)));
+    }
+
+    private MemorySegment upcall(String method, FunctionDescriptor d) throws ReflectiveOperationException {
+        MethodType type = d.toMethodType();
+        MethodHandle target = MethodHandles.lookup().findVirtual(SimEtwEngine.class, method, type).bindTo(this);
+        return Linker.nativeLinker().upcallStub(target, d, global);
+    }
+
+    private Integer injectedFailure(String function) {
+        ConcurrentLinkedQueue<Integer> q = injected.get(function);
+        return q == null ? null : q.poll();
+    }
+
+    /** What an upcall answers for a throwable. Never throws. */
+    private int failure(Throwable t) {
+        if (t instanceof EtwException e) {
+            return e.status();
+        }
+        if (t instanceof IllegalArgumentException) {
+            return Win32Errors.ERROR_INVALID_PARAMETER;
+        }
+        errors.add(t);
+        return ERROR_INTERNAL_ERROR;
+    }
+
+    private long newHandle() {
+        return lastHandle.incrementAndGet();
+    }
+
+    private static String wideString(MemorySegment pointer) {
+        if (pointer == null || pointer.address() == 0) {
+            return null;
+        }
+        return pointer.reinterpret(Long.MAX_VALUE).getString(0, StandardCharsets.UTF_16LE);
+    }
+
+    private static byte[] bytesAt(long address, long size) {
+        if (size == 0) {
+            return new byte[0];
+        }
+        return MemorySegment.ofAddress(address).reinterpret(size).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    // ------------------------------------------------------------------ providers
+
+    /** One EventRegister: the simulator's registration and the native callback to notify. */
+    private final class EngineProvider {
+        final MemorySegment callback;
+        final MemorySegment context;
+        volatile ProviderRegistration registration;
+
+        EngineProvider(MemorySegment callback, MemorySegment context) {
+            this.callback = callback;
+            this.context = context;
+        }
+
+        /** A simulator notification, passed to the native PENABLECALLBACK with native arguments. */
+        void notify(int code, Guid source, int level, long any, long all, List<FilterData> filters) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment src = a.allocate(NativeGuids.BYTES, 8);
+                NativeGuids.write(src, 0, source);
+                MemorySegment filter = encodeFilters(a, filters);
+                standIn.invokeEnableCallback.invokeExact(callback, src, code, (byte) level, any, all, filter, context);
+            } catch (Throwable t) {
+                errors.add(t);
+            }
+        }
+    }
+
+    int eventRegister(MemorySegment providerId, MemorySegment callback, MemorySegment context, MemorySegment regHandle) {
+        try {
+            Integer fail = injectedFailure("EventRegister");
+            if (fail != null) {
+                return fail;
+            }
+            Guid id = NativeGuids.readPointer(providerId, null);
+            if (id == null || regHandle.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            EngineProvider p = new EngineProvider(callback, context);
+            p.registration = machine.registerProvider(id, p::notify);
+            long handle = newHandle();
+            providers.put(handle, p);
+            regHandle.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, handle);
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int eventUnregister(long regHandle) {
+        try {
+            EngineProvider p = providers.remove(regHandle);
+            if (p == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            p.registration.close(); // the simulator waits for a notification in progress, as ETW does
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int eventWrite(long regHandle, MemorySegment descriptor, int count, MemorySegment data) {
+        return eventWriteTransfer(regHandle, descriptor, MemorySegment.NULL, MemorySegment.NULL, count, data);
+    }
+
+    int eventWriteTransfer(long regHandle, MemorySegment descriptor, MemorySegment activityId, MemorySegment relatedId,
+                           int count, MemorySegment data) {
+        try {
+            writes.incrementAndGet();
+            EngineProvider p = providers.get(regHandle);
+            if (p == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            if (descriptor.address() == 0 || count < 0 || (count > 0 && data.address() == 0)) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            MemorySegment d = descriptor.reinterpret(_EVENT_DESCRIPTOR.layout().byteSize());
+            EventDescriptor ed = new EventDescriptor(Short.toUnsignedInt(_EVENT_DESCRIPTOR.Id(d)),
+                    Byte.toUnsignedInt(_EVENT_DESCRIPTOR.Version(d)), Byte.toUnsignedInt(_EVENT_DESCRIPTOR.Channel(d)),
+                    Byte.toUnsignedInt(_EVENT_DESCRIPTOR.Level(d)), Byte.toUnsignedInt(_EVENT_DESCRIPTOR.Opcode(d)),
+                    Short.toUnsignedInt(_EVENT_DESCRIPTOR.Task(d)), _EVENT_DESCRIPTOR.Keyword(d));
+            EventData blocks = new EventData();
+            long ddBytes = _EVENT_DATA_DESCRIPTOR.layout().byteSize();
+            MemorySegment dds = count == 0 ? MemorySegment.NULL : data.reinterpret(ddBytes * count);
+            for (int i = 0; i < count; i++) {
+                MemorySegment dd = dds.asSlice(ddBytes * i, ddBytes);
+                long size = Integer.toUnsignedLong(_EVENT_DATA_DESCRIPTOR.Size(dd));
+                int type = _EVENT_DATA_DESCRIPTOR.Reserved(dd) & 0xFF; // the SDK's Type byte
+                blocks.add(bytesAt(_EVENT_DATA_DESCRIPTOR.Ptr(dd), size), 0, (int) size, type);
+            }
+            return p.registration.write(ed, NativeGuids.readPointer(activityId, null), NativeGuids.readPointer(relatedId, null), blocks);
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int eventSetInformation(long regHandle, int informationClass, MemorySegment information, int length) {
+        try {
+            EngineProvider p = providers.get(regHandle);
+            if (p == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            return p.registration.setInformation(informationClass, bytesAt(information.address(), Integer.toUnsignedLong(length)));
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int eventActivityIdControl(int code, MemorySegment activityId) {
+        try {
+            if (activityId.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            MemorySegment id = activityId.reinterpret(NativeGuids.BYTES);
+            ThreadActivityIds ids = machine.activityIds();
+            Guid out;
+            switch (code) {
+                case 1 -> out = ids.get();                              // GET_ID
+                case 2 -> out = withSet(ids, NativeGuids.read(id, 0));  // SET_ID: leaves the buffer as it was
+                case 3 -> out = ids.create();                           // CREATE_ID
+                case 4 -> out = ids.set(NativeGuids.read(id, 0));       // GET_SET_ID: returns the previous one
+                case 5 -> out = ids.createAndSet();                     // CREATE_SET_ID: returns the previous one
+                default -> {
+                    return Win32Errors.ERROR_INVALID_PARAMETER;
+                }
+            }
+            NativeGuids.write(id, 0, out);
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    private static Guid withSet(ThreadActivityIds ids, Guid value) {
+        ids.set(value);
+        return value;
+    }
+
+    /**
+     * The filters of one notification as ETW passes them: none, the single non-schematized filter as it is, or
+     * every schematized filter as one chain of EVENT_FILTER_HEADER blocks (seed 000: one per session).
+     */
+    private static MemorySegment encodeFilters(Arena a, List<FilterData> filters) {
+        if (filters == null || filters.isEmpty()) {
+            return MemorySegment.NULL;
+        }
+        MemorySegment d = a.allocate(_EVENT_FILTER_DESCRIPTOR.layout());
+        boolean schematized = filters.stream().allMatch(f -> f.type() == EventFilter.TYPE_SCHEMATIZED);
+        if (!schematized) {
+            FilterData f = filters.get(0); // one descriptor reaches the provider: the first session's
+            MemorySegment data = a.allocate(Math.max(1, f.size()));
+            MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, data, 0, f.size());
+            _EVENT_FILTER_DESCRIPTOR.Ptr(d, data.address());
+            _EVENT_FILTER_DESCRIPTOR.Size(d, f.size());
+            _EVENT_FILTER_DESCRIPTOR.Type(d, f.type());
+            return d;
+        }
+        long header = _EVENT_FILTER_HEADER.layout().byteSize();
+        long total = 0;
+        for (FilterData f : filters) {
+            total += align8(header + f.size());
+        }
+        MemorySegment chain = a.allocate(total, 8);
+        chain.fill((byte) 0);
+        long at = 0;
+        for (int i = 0; i < filters.size(); i++) {
+            FilterData f = filters.get(i);
+            MemorySegment block = chain.asSlice(at);
+            long blockSize = header + f.size();
+            _EVENT_FILTER_HEADER.InstanceId(block, i + 1L);
+            _EVENT_FILTER_HEADER.Size(block, (int) blockSize);
+            _EVENT_FILTER_HEADER.NextOffset(block, i == filters.size() - 1 ? 0 : (int) align8(blockSize));
+            MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, block, header, f.size());
+            at += align8(blockSize);
+        }
+        _EVENT_FILTER_DESCRIPTOR.Ptr(d, chain.address());
+        _EVENT_FILTER_DESCRIPTOR.Size(d, (int) total);
+        _EVENT_FILTER_DESCRIPTOR.Type(d, EventFilter.TYPE_SCHEMATIZED);
+        return d;
+    }
+
+    private static long align8(long n) {
+        return (n + 7) & ~7L;
+    }
+
+    // ------------------------------------------------------------------ sessions
+
+    /** One session as ETW knows it: its handle, the GUID the controller gave, the simulator's session. */
+    private record EngineSession(long handle, Guid guid, SessionControl control) {
+    }
+
+    int startTrace(MemorySegment traceHandle, MemorySegment instanceName, MemorySegment properties) {
+        try {
+            Integer fail = injectedFailure("StartTraceW");
+            if (fail != null) {
+                return fail;
+            }
+            if (traceHandle.address() == 0 || properties.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            MemorySegment p = properties(properties);
+            MemorySegment wnode = _EVENT_TRACE_PROPERTIES.Wnode(p);
+            String name = wideString(instanceName);
+            String propsName = SessionProperties.name(p);
+            if (name == null || (propsName != null && !propsName.equals(name))) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            int mode = _EVENT_TRACE_PROPERTIES.LogFileMode(p);
+            int clock = _WNODE_HEADER.ClientContext(wnode);
+            SessionConfig config = new SessionConfig(name, (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0,
+                    SessionProperties.logFile(p), _EVENT_TRACE_PROPERTIES.BufferSize(p), _EVENT_TRACE_PROPERTIES.MinimumBuffers(p),
+                    _EVENT_TRACE_PROPERTIES.MaximumBuffers(p), Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p)),
+                    ClockType.of(clock == 0 ? 1 : clock), IfSessionExists.FAIL);
+            SessionControl control = machine.startSession(config);
+            Guid given = SessionProperties.sessionId(p);
+            EngineSession s = new EngineSession(newHandle(), given.isNull() ? control.sessionId() : given, control);
+            sessions.put(s.handle(), s);
+            sessionsByControl.put(control, s);
+            traceHandle.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, s.handle());
+            NativeGuids.write(wnode, _WNODE_HEADER.Guid$offset(), s.guid());
+            _WNODE_HEADER.HistoricalContext(wnode, s.handle());
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    /** The properties buffer, as long as its Wnode.BufferSize says. */
+    private static MemorySegment properties(MemorySegment pointer) {
+        MemorySegment fixed = pointer.reinterpret(_EVENT_TRACE_PROPERTIES.layout().byteSize());
+        int size = _WNODE_HEADER.BufferSize(_EVENT_TRACE_PROPERTIES.Wnode(fixed));
+        if (size < fixed.byteSize()) {
+            throw new IllegalArgumentException("Wnode.BufferSize " + size + " is smaller than EVENT_TRACE_PROPERTIES");
+        }
+        return pointer.reinterpret(size);
+    }
+
+    /** The engine session for a simulator session found by name (sessions started elsewhere get one now). */
+    private EngineSession byName(String name) {
+        SessionControl control = machine.attachSession(name); // ERROR_WMI_INSTANCE_NOT_FOUND when none
+        return sessionsByControl.computeIfAbsent(control, c -> {
+            EngineSession s = new EngineSession(newHandle(), c.sessionId(), c);
+            sessions.put(s.handle(), s);
+            return s;
+        });
+    }
+
+    int controlTrace(long handle, MemorySegment instanceName, MemorySegment properties, int code) {
+        try {
+            Integer fail = injectedFailure("ControlTraceW");
+            if (fail != null) {
+                return fail;
+            }
+            if (properties.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            EngineSession s = handle != 0 ? sessions.get(handle) : byName(wideString(instanceName));
+            if (s == null || !s.control().isRunning()) {
+                return Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND;
+            }
+            MemorySegment p = properties(properties);
+            SessionControl c = s.control();
+            if (code == EtwNative.EVENT_TRACE_CONTROL_FLUSH()) {
+                c.flush();
+            } else if (code == EtwNative.EVENT_TRACE_CONTROL_STOP()) {
+                c.stop();
+            } else if (code == EtwNative.EVENT_TRACE_CONTROL_UPDATE()) {
+                SessionConfig old = c.config();
+                int mode = _EVENT_TRACE_PROPERTIES.LogFileMode(p);
+                int clock = _WNODE_HEADER.ClientContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
+                Path file = SessionProperties.logFile(p);
+                c.update(new SessionConfig(old.name(), (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0,
+                        file != null ? file : old.logFile(), nonZero(_EVENT_TRACE_PROPERTIES.BufferSize(p), old.bufferSizeKb()),
+                        nonZero(_EVENT_TRACE_PROPERTIES.MinimumBuffers(p), old.minimumBuffers()),
+                        nonZero(_EVENT_TRACE_PROPERTIES.MaximumBuffers(p), old.maximumBuffers()),
+                        Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p)), clock == 0 ? old.clockType() : ClockType.of(clock),
+                        old.ifExists()));
+            } else if (code != EtwNative.EVENT_TRACE_CONTROL_QUERY()) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            fill(p, s);
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    private static int nonZero(int v, int otherwise) {
+        return v != 0 ? v : otherwise;
+    }
+
+    /** Writes a session's configuration and counters into a properties buffer, names where there is room. */
+    private static void fill(MemorySegment p, EngineSession s) {
+        SessionConfig c = s.control().config();
+        SessionStatistics st = s.control().query();
+        MemorySegment wnode = _EVENT_TRACE_PROPERTIES.Wnode(p);
+        NativeGuids.write(wnode, _WNODE_HEADER.Guid$offset(), s.guid());
+        _WNODE_HEADER.HistoricalContext(wnode, s.handle());
+        _WNODE_HEADER.ClientContext(wnode, c.clockType().value());
+        _EVENT_TRACE_PROPERTIES.BufferSize(p, c.bufferSizeKb());
+        _EVENT_TRACE_PROPERTIES.MinimumBuffers(p, c.minimumBuffers());
+        _EVENT_TRACE_PROPERTIES.MaximumBuffers(p, c.maximumBuffers());
+        _EVENT_TRACE_PROPERTIES.FlushTimer(p, (int) c.flushTimer().toSeconds());
+        _EVENT_TRACE_PROPERTIES.LogFileMode(p, SessionProperties.logFileMode(c));
+        _EVENT_TRACE_PROPERTIES.NumberOfBuffers(p, st.numberOfBuffers());
+        _EVENT_TRACE_PROPERTIES.FreeBuffers(p, st.freeBuffers());
+        _EVENT_TRACE_PROPERTIES.EventsLost(p, (int) st.eventsLost());
+        _EVENT_TRACE_PROPERTIES.BuffersWritten(p, (int) st.buffersWritten());
+        _EVENT_TRACE_PROPERTIES.LogBuffersLost(p, (int) st.buffersLost());
+        _EVENT_TRACE_PROPERTIES.RealTimeBuffersLost(p, (int) st.realTimeBuffersLost());
+        putName(p, _EVENT_TRACE_PROPERTIES.LoggerNameOffset(p), c.name());
+        putName(p, _EVENT_TRACE_PROPERTIES.LogFileNameOffset(p), c.logFile() == null ? "" : c.logFile().toString());
+    }
+
+    private static void putName(MemorySegment p, int offset, String name) {
+        if (offset != 0 && offset + 2L * (name.length() + 1) <= p.byteSize()) {
+            p.setString(offset, name, StandardCharsets.UTF_16LE);
+        }
+    }
+
+    int queryAllTraces(MemorySegment propertyArray, int count, MemorySegment loggerCount) {
+        try {
+            if (loggerCount.address() == 0 || (count > 0 && propertyArray.address() == 0)) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            List<SessionInfo> all = machine.querySessions();
+            loggerCount.reinterpret(4).set(ValueLayout.JAVA_INT, 0, all.size());
+            if (all.size() > count) {
+                return Win32Errors.ERROR_MORE_DATA;
+            }
+            MemorySegment array = propertyArray.reinterpret(ValueLayout.ADDRESS.byteSize() * count);
+            for (int i = 0; i < all.size(); i++) {
+                fill(properties(array.getAtIndex(ValueLayout.ADDRESS, i)), byName(all.get(i).name()));
+            }
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int enableTrace(long handle, MemorySegment providerId, int code, byte level, long any, long all, int timeout,
+                    MemorySegment parameters) {
+        try {
+            Integer fail = injectedFailure("EnableTraceEx2");
+            if (fail != null) {
+                return fail;
+            }
+            EngineSession s = sessions.get(handle);
+            if (s == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            Guid provider = NativeGuids.readPointer(providerId, null);
+            if (provider == null) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            if (code == EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER()) {
+                s.control().disableProvider(provider);
+                return 0;
+            }
+            EnableParameters p = decodeParameters(Byte.toUnsignedInt(level), any, all, parameters, s.guid());
+            if (code == EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER()) {
+                s.control().enableProvider(provider, p);
+            } else if (code == EtwNative.EVENT_CONTROL_CODE_CAPTURE_STATE()) {
+                s.control().captureState(provider, p);
+            } else {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    /** ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs as {@link EnableParameters}. */
+    static EnableParameters decodeParameters(int level, long any, long all, MemorySegment pointer, Guid sessionGuid) {
+        Set<EnableProperty> properties = EnumSet.noneOf(EnableProperty.class);
+        List<EventFilter> filters = new ArrayList<>();
+        Guid source = sessionGuid;
+        if (pointer.address() != 0) {
+            MemorySegment p = pointer.reinterpret(_ENABLE_TRACE_PARAMETERS.layout().byteSize());
+            int mask = _ENABLE_TRACE_PARAMETERS.EnableProperty(p);
+            for (EnableProperty e : EnableProperty.values()) {
+                if ((mask & e.bit()) != 0) {
+                    properties.add(e);
+                }
+            }
+            Guid given = NativeGuids.read(p, _ENABLE_TRACE_PARAMETERS.SourceId$offset());
+            if (!given.isNull()) {
+                source = given;
+            }
+            int n = _ENABLE_TRACE_PARAMETERS.FilterDescCount(p);
+            long dBytes = _EVENT_FILTER_DESCRIPTOR.layout().byteSize();
+            MemorySegment ds = n == 0 ? MemorySegment.NULL : _ENABLE_TRACE_PARAMETERS.EnableFilterDesc(p).reinterpret(dBytes * n);
+            for (int i = 0; i < n; i++) {
+                MemorySegment d = ds.asSlice(dBytes * i, dBytes);
+                filters.add(decodeFilter(_EVENT_FILTER_DESCRIPTOR.Type(d),
+                        bytesAt(_EVENT_FILTER_DESCRIPTOR.Ptr(d), Integer.toUnsignedLong(_EVENT_FILTER_DESCRIPTOR.Size(d)))));
+            }
+        }
+        return new EnableParameters(level, any, all, properties, source, filters);
+    }
+
+    private static EventFilter decodeFilter(int type, byte[] data) {
+        ByteBuffer b = ByteBuffer.wrap(data).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        switch (type) {
+            case EventFilter.TYPE_EVENT_ID -> { // EVENT_FILTER_EVENT_ID: FilterIn, Reserved, Count, Events[]
+                boolean filterIn = b.get(0) != 0;
+                int count = Short.toUnsignedInt(b.getShort(2));
+                Set<Integer> ids = new HashSet<>();
+                for (int i = 0; i < count; i++) {
+                    ids.add(Short.toUnsignedInt(b.getShort(4 + 2 * i)));
+                }
+                return new EventFilter.EventIds(filterIn, ids);
+            }
+            case EventFilter.TYPE_PID -> {
+                Set<Integer> pids = new HashSet<>();
+                for (int i = 0; i + 4 <= data.length; i += 4) {
+                    pids.add(b.getInt(i));
+                }
+                return new EventFilter.ProcessIds(pids);
+            }
+            case EventFilter.TYPE_EXECUTABLE_NAME -> {
+                String s = new String(data, StandardCharsets.UTF_16LE);
+                int nul = s.indexOf('\0');
+                return new EventFilter.ExecutableNames(List.of((nul >= 0 ? s.substring(0, nul) : s).split(";")));
+            }
+            case EventFilter.TYPE_PAYLOAD -> {
+                return RawPayloadFilter.decode(data);
+            }
+            default -> {
+                return new EventFilter.Custom(type, data);
+            }
+        }
+    }
+
+    int traceQueryInformation(long handle, int informationClass, MemorySegment information, int length, MemorySegment returned) {
+        try {
+            if (informationClass != SessionCounters.INFO_CLASS) {
+                return Win32Errors.ERROR_NOT_SUPPORTED;
+            }
+            EngineSession s = sessions.get(handle); // stopped sessions still answer: their final counters
+            if (s == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            if (length < SessionCounters.BYTES) {
+                return Win32Errors.ERROR_INSUFFICIENT_BUFFER;
+            }
+            SessionStatistics st = s.control().query();
+            new SessionCounters(st.eventsAccepted(), st.eventsDelivered(), st.eventsLost(), st.eventsPending(), st.buffersWritten(),
+                    st.buffersLost(), st.realTimeBuffersLost()).writeTo(information.reinterpret(SessionCounters.BYTES));
+            if (returned.address() != 0) {
+                returned.reinterpret(4).set(ValueLayout.JAVA_INT, 0, SessionCounters.BYTES);
+            }
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ consumers
+
+    /** One OpenTraceW: a simulated consumer whose records become native EVENT_RECORDs. */
+    private final class EngineConsumer implements RecordSink {
+        final MemorySegment recordCallback;
+        final MemorySegment bufferCallback;
+        final MemorySegment context;
+        final MemorySegment logfile; // the engine's copy, handed to the BufferCallback as ETW does
+        final Arena memory = Arena.ofAuto();
+        volatile TraceConsumer sim;
+        volatile boolean stopRequested;
+        private MemorySegment buffer = MemorySegment.NULL;
+        private long eventsLost;
+
+        EngineConsumer(MemorySegment callerLogfile) {
+            long size = _EVENT_TRACE_LOGFILEW.layout().byteSize();
+            logfile = memory.allocate(size, 8);
+            MemorySegment.copy(callerLogfile.reinterpret(size), 0, logfile, 0, size);
+            recordCallback = _EVENT_TRACE_LOGFILEW.EventRecordCallback(logfile);
+            bufferCallback = _EVENT_TRACE_LOGFILEW.BufferCallback(logfile);
+            context = _EVENT_TRACE_LOGFILEW.Context(logfile);
+        }
+
+        @Override
+        public void onRecord(RawEventRecord r) {
+            if (stopRequested) {
+                return;
+            }
+            try {
+                MemorySegment record = build(r);
+                standIn.invokeEventRecordCallback.invokeExact(recordCallback, record);
+            } catch (Throwable t) {
+                errors.add(t);
+            }
+        }
+
+        @Override
+        public void onLost(long events, long buffers) {
+            try {
+                eventsLost += events;
+                _EVENT_TRACE_LOGFILEW.EventsLost(logfile, (int) eventsLost);
+                int goOn = (int) standIn.invokeBufferCallback.invokeExact(bufferCallback, logfile);
+                if (goOn == 0) {
+                    stopRequested = true;
+                    sim.close();
+                }
+            } catch (Throwable t) {
+                errors.add(t);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            errors.add(error);
+        }
+
+        /** The record as an EVENT_RECORD in this consumer's reusable native memory. */
+        private MemorySegment build(RawEventRecord r) {
+            int items = r.extendedDataCount();
+            long itemBytes = EventHeaderExtendedDataItem.LAYOUT.byteSize();
+            long recordBytes = _EVENT_RECORD.layout().byteSize();
+            long need = recordBytes + itemBytes * items;
+            for (int i = 0; i < items; i++) {
+                need += align8(r.extendedData(i).remaining());
+            }
+            need += r.userDataLength();
+            if (buffer.byteSize() < need) {
+                buffer = memory.allocate(Math.max(need, 2 * buffer.byteSize()), 8);
+            }
+            buffer.fill((byte) 0);
+            MemorySegment rec = buffer.asSlice(0, recordBytes);
+            MemorySegment h = _EVENT_RECORD.EventHeader(rec);
+            _EVENT_HEADER.Size(h, (short) Math.min(0xFFFF, EventHeaderLayout.HEADER_SIZE + r.userDataLength()));
+            _EVENT_HEADER.HeaderType(h, (short) 0);
+            _EVENT_HEADER.Flags(h, (short) r.flags());
+            _EVENT_HEADER.EventProperty(h, (short) r.eventProperty());
+            _EVENT_HEADER.ThreadId(h, r.threadId());
+            _EVENT_HEADER.ProcessId(h, r.processId());
+            h.set(ValueLayout.JAVA_LONG, _EVENT_HEADER.TimeStamp$offset(), r.timestamp());
+            NativeGuids.write(h, _EVENT_HEADER.ProviderId$offset(), r.providerId());
+            MemorySegment d = _EVENT_HEADER.EventDescriptor(h);
+            _EVENT_DESCRIPTOR.Id(d, (short) r.id());
+            _EVENT_DESCRIPTOR.Version(d, (byte) r.version());
+            _EVENT_DESCRIPTOR.Channel(d, (byte) r.channel());
+            _EVENT_DESCRIPTOR.Level(d, (byte) r.level());
+            _EVENT_DESCRIPTOR.Opcode(d, (byte) r.opcode());
+            _EVENT_DESCRIPTOR.Task(d, (short) r.task());
+            _EVENT_DESCRIPTOR.Keyword(d, r.keyword());
+            _EVENT_HEADER.KernelTime(h, r.kernelTime());
+            _EVENT_HEADER.UserTime(h, r.userTime());
+            NativeGuids.write(h, _EVENT_HEADER.ActivityId$offset(), r.activityId());
+            MemorySegment ctx = _EVENT_RECORD.BufferContext(rec);
+            _ETW_BUFFER_CONTEXT.ProcessorIndex(ctx, (short) r.processorIndex());
+            _EVENT_RECORD.ExtendedDataCount(rec, (short) items);
+            _EVENT_RECORD.UserDataLength(rec, (short) r.userDataLength());
+            long at = recordBytes + itemBytes * items;
+            MemorySegment itemArray = buffer.asSlice(recordBytes, itemBytes * items);
+            for (int i = 0; i < items; i++) {
+                ByteBuffer data = r.extendedData(i);
+                int n = data.remaining();
+                MemorySegment.copy(MemorySegment.ofBuffer(data), 0, buffer, at, n);
+                MemorySegment item = itemArray.asSlice(itemBytes * i, itemBytes);
+                item.set(ValueLayout.JAVA_SHORT, 2, (short) r.extendedDataType(i)); // ExtType
+                item.set(ValueLayout.JAVA_SHORT, 6, (short) n);                     // DataSize
+                item.set(ValueLayout.JAVA_LONG, 8, buffer.address() + at);          // DataPtr
+                at += align8(n);
+            }
+            _EVENT_RECORD.ExtendedData(rec, items == 0 ? MemorySegment.NULL : itemArray);
+            ByteBuffer user = r.userData();
+            MemorySegment.copy(MemorySegment.ofBuffer(user), 0, buffer, at, r.userDataLength());
+            _EVENT_RECORD.UserData(rec, r.userDataLength() == 0 ? MemorySegment.NULL : buffer.asSlice(at, r.userDataLength()));
+            _EVENT_RECORD.UserContext(rec, context);
+            return rec;
+        }
+    }
+
+    int openTrace(MemorySegment logfilePointer, MemorySegment traceHandle) {
+        try {
+            Integer fail = injectedFailure("OpenTraceW");
+            if (fail != null) {
+                return fail;
+            }
+            if (logfilePointer.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            MemorySegment logfile = logfilePointer.reinterpret(_EVENT_TRACE_LOGFILEW.layout().byteSize());
+            if (_EVENT_TRACE_LOGFILEW.LogFileName(logfile).address() != 0) {
+                return Win32Errors.ERROR_NOT_SUPPORTED; // .etl files are not simulated here
+            }
+            int mode = _EVENT_TRACE_LOGFILEW.ProcessTraceMode(logfile);
+            if ((mode & EtwNative.PROCESS_TRACE_MODE_EVENT_RECORD()) == 0 || (mode & EtwNative.PROCESS_TRACE_MODE_REAL_TIME()) == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            String name = wideString(_EVENT_TRACE_LOGFILEW.LoggerName(logfile));
+            EngineConsumer c = new EngineConsumer(logfile);
+            c.sim = machine.openRealTime(name, c);
+            long handle = newHandle();
+            consumers.put(handle, c);
+            traceHandle.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, handle);
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int processTrace(MemorySegment handles, int count, MemorySegment start, MemorySegment end) {
+        try {
+            if (count != 1 || handles.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER; // one trace per ProcessTrace is all etw4j needs
+            }
+            EngineConsumer c = consumers.get(handles.reinterpret(8).get(ValueLayout.JAVA_LONG, 0));
+            if (c == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            c.sim.process(); // records reach the native callback on this thread, as ETW does
+            return c.stopRequested ? Win32Errors.ERROR_CANCELLED : 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    int closeTrace(long handle) {
+        try {
+            EngineConsumer c = consumers.remove(handle);
+            if (c == null) {
+                return Win32Errors.ERROR_INVALID_HANDLE;
+            }
+            c.stopRequested = true;
+            c.sim.close();
+            return 0;
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ tdh
+
+    /** A TRACE_EVENT_INFO for TraceLogging events: provider, descriptor, decoding source, event name. */
+    int tdhGetEventInformation(MemorySegment eventRecord, int contextCount, MemorySegment context, MemorySegment buffer,
+                               MemorySegment bufferSize) {
+        try {
+            if (eventRecord.address() == 0 || bufferSize.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            EventRecordView view = new EventRecordView();
+            view.attach(eventRecord);
+            try {
+                ByteBuffer schema = view.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
+                if (schema == null) {
+                    return ERROR_NOT_FOUND; // only TraceLogging events carry their schema
+                }
+                byte[] meta = new byte[schema.remaining()];
+                schema.duplicate().get(meta);
+                String name = TraceLoggingSchema.parse(meta).name();
+                long fixed = _TRACE_EVENT_INFO.layout().byteSize();
+                long need = fixed + 2L * (name.length() + 1);
+                MemorySegment size = bufferSize.reinterpret(4);
+                if (Integer.toUnsignedLong(size.get(ValueLayout.JAVA_INT, 0)) < need || buffer.address() == 0) {
+                    size.set(ValueLayout.JAVA_INT, 0, (int) need);
+                    return Win32Errors.ERROR_INSUFFICIENT_BUFFER;
+                }
+                MemorySegment info = buffer.reinterpret(need);
+                info.fill((byte) 0);
+                NativeGuids.write(info, _TRACE_EVENT_INFO.ProviderGuid$offset(), view.providerId());
+                MemorySegment.copy(view.eventRecord(), _EVENT_HEADER.EventDescriptor$offset(), info,
+                        _TRACE_EVENT_INFO.EventDescriptor$offset(), _EVENT_DESCRIPTOR.layout().byteSize());
+                _TRACE_EVENT_INFO.DecodingSource(info, Tdh.DECODING_SOURCE_TLG);
+                info.set(ValueLayout.JAVA_INT, TdhSdkFields.EVENT_NAME_OFFSET, (int) fixed);
+                info.setString(fixed, name, StandardCharsets.UTF_16LE);
+                size.set(ValueLayout.JAVA_INT, 0, (int) need);
+                return 0;
+            } finally {
+                view.detach();
+            }
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+}
