@@ -19,6 +19,7 @@ import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.format.EventHeaderView;
 import org.etw4j.format.TimestampConverter;
 import org.etw4j.spi.RawEventRecord;
@@ -594,49 +595,46 @@ public final class EventRecord {
      */
     public String toJson() {
         StringBuilder sb = new StringBuilder(256);
-        sb.append('{');
-        Json.member(sb, "providerId", providerId().toString()).append(',');
-        Json.member(sb, "provider", providerName()).append(',');
-        Json.member(sb, "event", eventName()).append(',');
-        Json.member(sb, "headerKind", kind.name()).append(',');
-        Json.member(sb, "id", eventId()).append(',');
-        Json.member(sb, "version", version()).append(',');
-        Json.member(sb, "channel", channel()).append(',');
-        Json.member(sb, "level", level()).append(',');
-        Json.member(sb, "opcode", opcode()).append(',');
-        Json.member(sb, "task", task()).append(',');
-        Json.member(sb, "keyword", "0x" + Long.toHexString(keyword())).append(',');
-        Json.member(sb, "pid", processId()).append(',');
-        Json.member(sb, "tid", threadId()).append(',');
-        Json.member(sb, "processor", processorIndex()).append(',');
-        Json.member(sb, "timestamp", timestamp().toString()).append(',');
-        Json.member(sb, "timestampRaw", timestampRaw()).append(',');
-        Json.member(sb, "activityId", activityId().toString());
+        JsonWriter w = new JsonWriter(sb);
+        w.beginObject()
+                .member("providerId", providerId().toString())
+                .member("provider", providerName())
+                .member("event", eventName())
+                .member("headerKind", kind.name())
+                .member("id", eventId())
+                .member("version", version())
+                .member("channel", channel())
+                .member("level", level())
+                .member("opcode", opcode())
+                .member("task", task())
+                .member("keyword", "0x" + Long.toHexString(keyword()))
+                .member("pid", processId())
+                .member("tid", threadId())
+                .member("processor", processorIndex())
+                .member("timestamp", timestamp().toString())
+                .member("timestampRaw", timestampRaw())
+                .member("activityId", activityId().toString());
         Guid rel = relatedActivityId();
         if (!rel.isNull()) {
-            sb.append(',');
-            Json.member(sb, "relatedActivityId", rel.toString());
+            w.member("relatedActivityId", rel.toString());
         }
         DecodedEvent d = decoded();
-        sb.append(",\"fields\":{");
+        w.name("fields").beginObject();
         List<EventField> fields = d.fields();
-        for (int i = 0; i < fields.size(); i++) {
-            if (i > 0) {
-                sb.append(',');
-            }
-            Json.string(sb, fields.get(i).name()).append(':');
-            Json.value(sb, fields.get(i).value());
+        for (EventField f : fields) {
+            w.name(f.name());
+            Json.value(w, f.value());
         }
-        sb.append('}');
+        w.endObject();
         if (fields.isEmpty() && userDataLength() > 0) {
-            sb.append(',');
-            Json.member(sb, "userData", HexFormat.of().formatHex(userDataBytes()));
+            w.member("userData", HexFormat.of().formatHex(userDataBytes()));
         }
         if (!d.notes().isEmpty()) {
-            sb.append(",\"notes\":");
-            Json.value(sb, d.notes());
+            w.name("notes");
+            Json.value(w, d.notes());
         }
-        return sb.append('}').toString();
+        w.endObject();
+        return sb.toString();
     }
 
     // ------------------------------------------------------------------------------------ helpers

@@ -1,8 +1,8 @@
 package org.etw4j.consumer.decode;
 
-import java.time.Instant;
 import java.util.List;
-import org.etw4j.Guid;
+import java.util.function.Consumer;
+import org.etw4j.consumer.json.JsonWriter;
 
 /**
  * The JSON form of a decoded event (stateless, thread-safe, nothing to close), one object per event (suitable
@@ -21,7 +21,8 @@ import org.etw4j.Guid;
  * strings {@code "0x..."}; doubles as numbers ({@code NaN}/infinities as strings); booleans; strings; GUIDs and
  * instants (ISO-8601 UTC) as strings; byte arrays as lower-case hex strings; arrays as arrays; structs as
  * objects of their members. A failed field has {@code "error"} and {@code "raw"} (hex) and its partial value
- * if any. Written with a small internal writer (etw-consumer had no JSON writer when this was made).
+ * if any. Written with etw-consumer's {@link JsonWriter}; {@link #writeValue} is the value rule shared with other
+ * JSON forms of decoded fields (the {@code etw} command's JSON Lines).
  */
 public final class DecodedEventJson {
     private DecodedEventJson() {
@@ -36,133 +37,104 @@ public final class DecodedEventJson {
 
     /** Appends the event's JSON object to {@code sb}. */
     public static StringBuilder appendTo(StringBuilder sb, DecodedEvent e) {
-        sb.append('{');
-        member(sb, "provider").append(str(e.providerName())).append(',');
-        member(sb, "providerId").append(str(e.providerId().toString())).append(',');
-        member(sb, "event").append(str(e.eventName())).append(',');
-        member(sb, "task").append(str(e.taskName())).append(',');
-        member(sb, "opcode").append(str(e.opcodeName())).append(',');
-        member(sb, "id").append(e.eventId()).append(',');
-        member(sb, "version").append(e.version()).append(',');
-        member(sb, "source").append(str(e.source().name())).append(',');
-        member(sb, "payloadLength").append(e.payloadLength()).append(',');
-        member(sb, "fields");
-        fields(sb, e.fields());
+        write(new JsonWriter(sb), e);
+        return sb;
+    }
+
+    /** Writes the event's JSON object as the next value of {@code w}. */
+    public static void write(JsonWriter w, DecodedEvent e) {
+        w.beginObject()
+                .member("provider", e.providerName())
+                .member("providerId", e.providerId().toString())
+                .member("event", e.eventName())
+                .member("task", e.taskName())
+                .member("opcode", e.opcodeName())
+                .member("id", e.eventId())
+                .member("version", e.version())
+                .member("source", e.source().name())
+                .member("payloadLength", e.payloadLength());
+        w.name("fields").beginArray();
+        for (EventField f : e.fields()) {
+            field(w, f);
+        }
+        w.endArray();
         if (e.undecodedLength() > 0) {
-            sb.append(',');
-            member(sb, "undecoded").append(str(FieldText.hex(e.undecoded())));
+            w.member("undecoded", FieldText.hex(e.undecoded()));
         }
         if (e.message() != null) {
-            sb.append(',');
-            member(sb, "message").append(str(e.message()));
+            w.member("message", e.message());
         }
         if (!e.notes().isEmpty()) {
-            sb.append(',');
-            member(sb, "notes").append('[');
-            for (int i = 0; i < e.notes().size(); i++) {
-                sb.append(i > 0 ? "," : "").append(str(e.notes().get(i)));
+            w.name("notes").beginArray();
+            for (String note : e.notes()) {
+                w.value(note);
             }
-            sb.append(']');
+            w.endArray();
         }
-        return sb.append('}');
+        w.endObject();
     }
 
-    private static void fields(StringBuilder sb, List<EventField> fields) {
-        sb.append('[');
-        for (int i = 0; i < fields.size(); i++) {
-            EventField f = fields.get(i);
-            sb.append(i > 0 ? "," : "").append('{');
-            member(sb, "name").append(str(f.name())).append(',');
-            member(sb, "type").append(str(f.inType().manifestName()));
-            if (f.value() != null) {
-                sb.append(',');
-                member(sb, "value");
-                value(sb, f, f.value());
-            }
-            if (f.label() != null) {
-                sb.append(',');
-                member(sb, "label").append(str(f.label()));
-            }
-            if (f.error() != null) {
-                sb.append(',');
-                member(sb, "error").append(str(f.error())).append(',');
-                member(sb, "raw").append(str(FieldText.hex(f.raw())));
-            }
-            sb.append('}');
+    private static void field(JsonWriter w, EventField f) {
+        w.beginObject().member("name", f.name()).member("type", f.inType().manifestName());
+        if (f.value() != null) {
+            w.name("value");
+            writeValue(w, f, f.value(), s -> structMembers(w, s));
         }
-        sb.append(']');
+        if (f.label() != null) {
+            w.member("label", f.label());
+        }
+        if (f.error() != null) {
+            w.member("error", f.error()).member("raw", FieldText.hex(f.raw()));
+        }
+        w.endObject();
     }
 
-    private static void value(StringBuilder sb, EventField f, Object v) {
+    /** A struct as an object of its members' values; a failed member as {@code {"error":...,"raw":...}}. */
+    private static void structMembers(JsonWriter w, StructValue s) {
+        w.beginObject();
+        for (EventField m : s.fields()) {
+            w.name(m.name());
+            if (m.error() != null) {
+                w.beginObject().member("error", m.error()).member("raw", FieldText.hex(m.raw())).endObject();
+            } else {
+                writeValue(w, m, m.value(), inner -> structMembers(w, inner));
+            }
+        }
+        w.endObject();
+    }
+
+    /**
+     * Writes {@code v}, the value of {@code f} or one element of it, as one JSON value by the rules above
+     * (integers by {@code f}'s types: hexadecimal strings, unsigned or signed numbers; lists as arrays), handing
+     * a {@link StructValue} to {@code structs}, which writes it in the caller's form.
+     */
+    public static void writeValue(JsonWriter w, EventField f, Object v, Consumer<StructValue> structs) {
         if (v == null) {
-            sb.append("null");
+            w.nullValue();
         } else if (v instanceof Integer || v instanceof Long) {
             if (FieldText.isHex(f)) {
-                sb.append(str(FieldText.value(f, v)));
+                w.value(FieldText.value(f, v));
+            } else if (v instanceof Long l && f.inType().isUnsigned()) {
+                w.unsignedValue(l);
             } else {
-                sb.append(FieldText.value(f, v));
+                w.value(((Number) v).longValue());
             }
         } else if (v instanceof Double d) {
-            sb.append(d.isNaN() || d.isInfinite() ? str(d.toString()) : d.toString());
+            w.value(d.doubleValue());
         } else if (v instanceof Boolean b) {
-            sb.append(b.booleanValue());
-        } else if (v instanceof String || v instanceof Guid || v instanceof Instant) {
-            sb.append(str(v.toString()));
+            w.value(b.booleanValue());
         } else if (v instanceof byte[] b) {
-            sb.append(str(FieldText.hex(b)));
+            w.value(FieldText.hex(b));
         } else if (v instanceof StructValue s) {
-            sb.append('{');
-            for (int i = 0; i < s.fields().size(); i++) {
-                EventField m = s.fields().get(i);
-                sb.append(i > 0 ? "," : "");
-                member(sb, m.name());
-                if (m.error() != null) {
-                    sb.append('{');
-                    member(sb, "error").append(str(m.error())).append(',');
-                    member(sb, "raw").append(str(FieldText.hex(m.raw()))).append('}');
-                } else {
-                    value(sb, m, m.value());
-                }
+            structs.accept(s);
+        } else if (v instanceof List<?> list) {
+            w.beginArray();
+            for (Object o : list) {
+                writeValue(w, f, o, structs);
             }
-            sb.append('}');
-        } else if (v instanceof List<?> l) {
-            sb.append('[');
-            for (int i = 0; i < l.size(); i++) {
-                sb.append(i > 0 ? "," : "");
-                value(sb, f, l.get(i));
-            }
-            sb.append(']');
+            w.endArray();
         } else {
-            sb.append(str(v.toString()));
+            w.value(v.toString()); // String, Guid, Instant, anything else
         }
-    }
-
-    private static StringBuilder member(StringBuilder sb, String name) {
-        return sb.append(str(name)).append(':');
-    }
-
-    /** A JSON string literal (RFC 8259 escaping; non-ASCII kept as is). */
-    static String str(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                case '\b' -> sb.append("\\b");
-                case '\f' -> sb.append("\\f");
-                default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        return sb.append('"').toString();
     }
 }

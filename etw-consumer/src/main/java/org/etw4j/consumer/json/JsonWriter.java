@@ -6,12 +6,20 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A minimal streaming JSON writer (RFC 8259): objects, arrays, strings, integers, booleans and null,
- * written straight to an {@link Appendable}, compact or indented.
+ * A minimal streaming JSON writer (RFC 8259): objects, arrays, strings, integers (signed or unsigned 64-bit),
+ * floating point, booleans and null, written straight to an {@link Appendable}, compact or indented. etw4j's
+ * one JSON writer: summaries, {@code EventRecord.toJson()}, the decoded-event JSON and the {@code etw} command's
+ * JSON Lines all go through it.
  *
- * <p>Not thread-safe; one writer per output. It checks the call sequence (a name before every value in an
- * object, balanced begin/end) and throws {@link IllegalStateException} on misuse; I/O errors of the
- * output are rethrown as {@link UncheckedIOException}. It does not close the output.
+ * <p>Not thread-safe; one writer per output, reusable for a sequence of JSON texts with {@link #reset()}. It
+ * checks the call sequence (a name before every value in an object, balanced begin/end) and throws
+ * {@link IllegalStateException} on misuse; I/O errors of the output are rethrown as {@link UncheckedIOException}.
+ * It does not close the output.
+ *
+ * <p>Strings: quote, backslash and control characters are escaped (the short escapes where JSON has one, else
+ * a six-character hexadecimal escape), and so are U+2028 and U+2029 (JavaScript cannot hold them literally);
+ * everything else, non-ASCII included, is written as is. JSON has no NaN or infinities: non-finite
+ * floating-point values are written as the strings {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"}.
  */
 public final class JsonWriter {
     private static final int IN_ARRAY = 1;
@@ -90,6 +98,33 @@ public final class JsonWriter {
         return this;
     }
 
+    /** An unsigned 64-bit integer: {@code value}'s 64 bits read as unsigned (so -1 is 18446744073709551615). */
+    public JsonWriter unsignedValue(long value) {
+        beforeValue();
+        write(Long.toUnsignedString(value));
+        return this;
+    }
+
+    /** A number as {@link Double#toString(double)} writes it; NaN and infinities as strings (see above). */
+    public JsonWriter value(double value) {
+        if (!Double.isFinite(value)) {
+            return value(Double.toString(value));
+        }
+        beforeValue();
+        write(Double.toString(value));
+        return this;
+    }
+
+    /** A number as {@link Float#toString(float)} writes it (shortest form); NaN and infinities as strings. */
+    public JsonWriter value(float value) {
+        if (!Float.isFinite(value)) {
+            return value(Float.toString(value));
+        }
+        beforeValue();
+        write(Float.toString(value));
+        return this;
+    }
+
     public JsonWriter value(boolean value) {
         beforeValue();
         write(value ? "true" : "false");
@@ -110,6 +145,17 @@ public final class JsonWriter {
     /** Shortcut for {@code name(name).value(value)}. */
     public JsonWriter member(String name, long value) {
         return name(name).value(value);
+    }
+
+    /**
+     * Forgets what was written so that a new JSON text (root value) can follow, e.g. the next line of a JSON
+     * Lines output; the output itself is not touched (the caller writes the separator or clears its buffer).
+     */
+    public JsonWriter reset() {
+        depth = 0;
+        nameWritten = false;
+        rootWritten = false;
+        return this;
     }
 
     /** Whether every begun object and array has been ended and one root value written. */

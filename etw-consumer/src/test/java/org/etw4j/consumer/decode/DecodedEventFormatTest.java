@@ -70,7 +70,15 @@ class DecodedEventFormatTest {
 
     @Test
     void jsonStringsEscapeControlCharacters() {
-        assertEquals("\"\\u0001\\t\\\\\"", DecodedEventJson.str("\u0001\t\\"));
-        assertTrue(DecodedEventJson.str("é").contains("é"));
+        // The string escaping is JsonWriter's; checked here through the decoded-event form that uses it.
+        assertTrue(DecodedEventJson.format(named("\u0001\t\\")).startsWith("{\"provider\":\"\\u0001\\t\\\\\","),
+                DecodedEventJson.format(named("\u0001\t\\")));
+        assertTrue(DecodedEventJson.format(named("é")).startsWith("{\"provider\":\"é\","));
+    }
+
+    /** An event with no fields whose provider name is {@code provider}. */
+    private static DecodedEvent named(String provider) {
+        return new DecodedEvent(Guid.parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"), provider, "E", "", "", 1, 0, 0,
+                SchemaSource.MANIFEST, List.of(), 0, new byte[0], List.of(), null);
     }
 }

@@ -27,6 +27,13 @@ import org.etw4j.spi.ProviderRegistration;
  * running in Java (except one on the closing thread itself); and only then is the stub's arena closed. A
  * provider closed from inside its own enable callback cannot free the stub the thread is still executing: its
  * arena is then left open (a few hundred bytes until JVM exit), never closed under a running callback.
+ *
+ * <p>What this relies on: that EventUnregister does not return while ETW is still inside a callback of the
+ * registration (the counters above see a thread only once it runs Java code, not in the stub's first and last
+ * instructions). The stand-in engine behaves so (the simulator's unregister waits for a notification in
+ * progress); for Windows it is how TraceLoggingUnregister/EventUnregister are used by native providers, but
+ * not verified here. Giving all registrations one never-freed stub would remove the reliance at the cost of
+ * the one-arena-per-registration rule.
  */
 final class FfmProviderRegistration implements ProviderRegistration {
     static final CallbackRegistry<FfmProviderRegistration> REGISTRY = new CallbackRegistry<>();

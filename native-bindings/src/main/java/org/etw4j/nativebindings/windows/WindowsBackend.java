@@ -40,10 +40,13 @@ import org.etw4j.spi.TraceConsumer;
  * exit are stopped by a shutdown hook. Control failures throw {@link EtwException} naming the ETW function, the
  * Win32 code and its symbol, with advice.
  *
- * <p>Differences from the simulated backend, all with Windows as the reason: event counts of a session
- * (accepted, delivered, pending) are -1 (ETW reports buffers and lost events only); payload filters are refused
- * (ERROR_NOT_SUPPORTED: TdhCreatePayloadFilter is not bound yet); real-time losses are reported as ETW announces
- * them (see {@link FfmConsumer}).
+ * <p>Differences from the simulated backend over the system's ETW: event counts of a session (accepted,
+ * delivered, pending) are -1 (ETW reports buffers and lost events only; a substitute library may answer etw4j's
+ * {@link SessionCounters} extension instead); payload filters are refused with ERROR_NOT_SUPPORTED
+ * (TdhCreatePayloadFilter/TdhAggregatePayloadFilters are not bound yet; a substitute gets
+ * {@link RawPayloadFilter}); real-time losses are reported as ETW announces them (see {@link FfmConsumer});
+ * EnableTraceEx2 waits up to {@value FfmSession#ENABLE_TIMEOUT_MS} ms for enable callbacks, so a provider in
+ * this process is enabled when the call returns.
  */
 public final class WindowsBackend implements EtwBackend {
     /** The name that selects this backend ({@code -Detw4j.backend=windows-ffm}). */

@@ -114,6 +114,7 @@ final class SimEtwEngine {
     private final Map<SessionControl, EngineSession> sessionsByControl = new ConcurrentHashMap<>();
     private final Map<Long, EngineConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong writes = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicReference<Long> misdirected = new java.util.concurrent.atomic.AtomicReference<>();
     private volatile SimulatedBackend machine = new SimulatedBackend();
 
     private SimEtwEngine(StandIn.Exports standIn) throws Throwable {
@@ -165,6 +166,7 @@ final class SimEtwEngine {
     /** Routes calls naming no handle into {@code backend} from now on. */
     SimEtwEngine route(SimulatedBackend backend) {
         this.machine = backend;
+        errors.clear(); // each test starts with a clean record
         return this;
     }
 
@@ -185,6 +187,11 @@ final class SimEtwEngine {
     /** The next call of {@code function} returns {@code status} without doing anything. */
     void failNext(String function, int status) {
         injected.computeIfAbsent(function, k -> new ConcurrentLinkedQueue<>()).add(status);
+    }
+
+    /** The next enable notification carries {@code context} instead of its provider's CallbackContext. */
+    void misdirectNextNotification(long context) {
+        misdirected.set(context);
     }
 
     /** With {@code on}, EventWrite* return ERROR_SUCCESS in C without reaching the engine (stand-in flag 0x1). */
@@ -273,7 +280,9 @@ final class SimEtwEngine {
                 MemorySegment src = a.allocate(NativeGuids.BYTES, 8);
                 NativeGuids.write(src, 0, source);
                 MemorySegment filter = encodeFilters(a, filters);
-                standIn.invokeEnableCallback.invokeExact(callback, src, code, (byte) level, any, all, filter, context);
+                Long wrong = misdirected.getAndSet(null);
+                MemorySegment ctx = wrong == null ? context : MemorySegment.ofAddress(wrong);
+                standIn.invokeEnableCallback.invokeExact(callback, src, code, (byte) level, any, all, filter, ctx);
             } catch (Throwable t) {
                 errors.add(t);
             }

@@ -6,12 +6,14 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.DecodedEventText;
 import org.etw4j.consumer.decode.EventField;
-import org.etw4j.consumer.decode.InType;
 import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.spi.RawEventRecord;
 
 /**
@@ -51,6 +53,10 @@ final class EventOutput {
     private final PrintWriter out;
     private final Format format;
     private final StringBuilder sb = new StringBuilder(512);
+    /** Writes the JSON Lines form into {@link #sb}, reset for each event. */
+    private final JsonWriter json = new JsonWriter(sb);
+    /** How structs nested in field values are written: as field objects too. */
+    private final Consumer<StructValue> structs = s -> fieldsObject(s.fields());
     private boolean headerDone;
 
     EventOutput(PrintWriter out, Format format) {
@@ -90,58 +96,44 @@ final class EventOutput {
     }
 
     private void json(RawEventRecord r, DecodedEvent e, Instant time) {
-        sb.append("{\"timestamp\":");
-        quote(sb, time.toString());
-        sb.append(",\"provider\":{\"id\":");
-        quote(sb, e.providerId().toString());
-        sb.append(",\"name\":");
-        quote(sb, e.providerName());
-        sb.append("},\"event\":{\"id\":").append(r.id())
-                .append(",\"version\":").append(r.version())
-                .append(",\"opcode\":").append(r.opcode())
-                .append(",\"level\":").append(r.level())
-                .append(",\"task\":").append(r.task())
-                .append(",\"keyword\":");
-        quote(sb, "0x" + Long.toHexString(r.keyword()));
-        sb.append(",\"name\":");
-        quote(sb, e.eventName());
-        sb.append("},\"pid\":").append(r.processId())
-                .append(",\"tid\":").append(r.threadId())
-                .append(",\"cpu\":").append(r.processorIndex())
-                .append(",\"activityId\":");
+        JsonWriter w = json.reset();
+        w.beginObject().member("timestamp", time.toString());
+        w.name("provider").beginObject()
+                .member("id", e.providerId().toString())
+                .member("name", e.providerName())
+                .endObject();
+        w.name("event").beginObject()
+                .member("id", r.id())
+                .member("version", r.version())
+                .member("opcode", r.opcode())
+                .member("level", r.level())
+                .member("task", r.task())
+                .member("keyword", "0x" + Long.toHexString(r.keyword()))
+                .member("name", e.eventName())
+                .endObject();
+        w.member("pid", r.processId()).member("tid", r.threadId()).member("cpu", r.processorIndex());
         Guid act = r.activityId();
-        if (act.isNull()) {
-            sb.append("null");
-        } else {
-            quote(sb, act.toString());
-        }
-        sb.append(",\"fields\":");
+        w.member("activityId", act.isNull() ? null : act.toString());
+        w.name("fields");
         fieldsObject(e.fields());
         if (e.undecodedLength() > 0) {
-            sb.append(",\"undecoded\":");
-            quote(sb, HEX.formatHex(e.undecoded()));
+            w.member("undecoded", HEX.formatHex(e.undecoded()));
         }
         if (!e.notes().isEmpty()) {
-            sb.append(",\"notes\":[");
-            for (int i = 0; i < e.notes().size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                quote(sb, e.notes().get(i));
+            w.name("notes").beginArray();
+            for (String note : e.notes()) {
+                w.value(note);
             }
-            sb.append(']');
+            w.endArray();
         }
-        sb.append('}');
+        w.endObject();
     }
 
+    /** Fields as one object: repeated names get {@code #2}, {@code #3}...; a label replaces the number. */
     private void fieldsObject(List<EventField> fields) {
-        sb.append('{');
+        json.beginObject();
         Map<String, Integer> seen = fields.size() > 1 ? new HashMap<>() : null;
-        for (int i = 0; i < fields.size(); i++) {
-            EventField f = fields.get(i);
-            if (i > 0) {
-                sb.append(',');
-            }
+        for (EventField f : fields) {
             String name = f.name();
             if (seen != null) {
                 int n = seen.merge(name, 1, Integer::sum);
@@ -149,68 +141,16 @@ final class EventOutput {
                     name = name + "#" + n;
                 }
             }
-            quote(sb, name);
-            sb.append(':');
-            fieldValue(f);
-        }
-        sb.append('}');
-    }
-
-    private void fieldValue(EventField f) {
-        if (f.error() != null) {
-            sb.append("{\"error\":");
-            quote(sb, f.error());
-            sb.append(",\"raw\":");
-            quote(sb, HEX.formatHex(f.raw()));
-            sb.append('}');
-        } else if (f.label() != null) {
-            quote(sb, f.label());
-        } else {
-            value(f, f.value());
-        }
-    }
-
-    private void value(EventField f, Object v) {
-        if (v == null) {
-            sb.append("null");
-        } else if (v instanceof Integer || v instanceof Long) {
-            long l = ((Number) v).longValue();
-            if (isHex(f)) {
-                quote(sb, "0x" + Long.toHexString(v instanceof Integer ? l & 0xFFFF_FFFFL : l));
-            } else if (v instanceof Long && f.inType().isUnsigned()) {
-                sb.append(Long.toUnsignedString(l));
+            json.name(name);
+            if (f.error() != null) {
+                json.beginObject().member("error", f.error()).member("raw", HEX.formatHex(f.raw())).endObject();
+            } else if (f.label() != null) {
+                json.value(f.label());
             } else {
-                sb.append(l);
+                DecodedEventJson.writeValue(json, f, f.value(), structs);
             }
-        } else if (v instanceof Double d) {
-            if (d.isNaN() || d.isInfinite()) {
-                quote(sb, d.toString());
-            } else {
-                sb.append(d.doubleValue());
-            }
-        } else if (v instanceof Boolean b) {
-            sb.append(b.booleanValue());
-        } else if (v instanceof byte[] b) {
-            quote(sb, HEX.formatHex(b));
-        } else if (v instanceof StructValue s) {
-            fieldsObject(s.fields());
-        } else if (v instanceof List<?> list) {
-            sb.append('[');
-            for (int i = 0; i < list.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                value(f, list.get(i));
-            }
-            sb.append(']');
-        } else {
-            quote(sb, v.toString()); // String, Guid, Instant, anything else
         }
-    }
-
-    private static boolean isHex(EventField f) {
-        return f.outType().isHex() || f.inType() == InType.POINTER || f.inType() == InType.HEXINT32
-                || f.inType() == InType.HEXINT64;
+        json.endObject();
     }
 
     private void csv(RawEventRecord r, DecodedEvent e, Instant time) {
@@ -236,30 +176,5 @@ final class EventOutput {
             return sb.append(s);
         }
         return sb.append('"').append(s.replace("\"", "\"\"")).append('"');
-    }
-
-    /** Appends {@code s} as a JSON string literal (RFC 8259 escaping). */
-    static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                case '\b' -> sb.append("\\b");
-                case '\f' -> sb.append("\\f");
-                default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 }

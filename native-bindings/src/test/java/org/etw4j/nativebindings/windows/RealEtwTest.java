@@ -1,0 +1,206 @@
+package org.etw4j.nativebindings.windows;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.etw4j.EtwException;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Level;
+import org.etw4j.Win32Error;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.Sessions;
+import org.etw4j.nativebindings.generated._EVENT_PROPERTY_INFO;
+import org.etw4j.nativebindings.generated._TRACE_EVENT_INFO;
+import org.etw4j.nativebindings.layout.TdhSdkFields;
+import org.etw4j.nativebindings.layout.TrailingArrays;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.provider.EventData;
+import org.etw4j.spi.RawEventRecord;
+import org.etw4j.spi.RecordSink;
+import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.TraceConsumer;
+import org.etw4j.tracelogging.TraceLoggingEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proof on Windows: the FFM backend against the operating system's ETW (advapi32, tdh). Starting sessions needs
+ * Administrator rights or membership of "Performance Log Users": without them the tests abort (skip) with that
+ * message. Run from an elevated prompt: {@code ./mvnw -pl native-bindings test -Dtest=RealEtwTest}.
+ *
+ * <p>Sessions are named {@value #PREFIX}... and stale ones from a crashed run are stopped first. The file test
+ * reads the .etl back with OpenTraceW through the backend itself ({@link WindowsBackend#openFile}): native-bindings
+ * cannot depend on etw-consumer (which depends on it), and reading with ETW's own parser checks what ETW wrote
+ * without trusting our pure-Java reader; comparing both readers belongs in an etw-consumer test.
+ */
+@EnabledOnOs(OS.WINDOWS)
+class RealEtwTest {
+    private static final String PREFIX = "etw4j-realetw-";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private WindowsBackend backend;
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        backend = WindowsBackend.create();
+        Sessions.stopStale(backend, PREFIX);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = cleanup.size() - 1; i >= 0; i--) {
+            cleanup.get(i).close();
+        }
+        assertEquals(List.of(), backend.upcallFailures());
+    }
+
+    /** Starts a session, or aborts the test with the reason when the process is not elevated. */
+    private SessionControl start(SessionConfig config) {
+        try {
+            SessionControl s = backend.startSession(config);
+            cleanup.add(s::stop);
+            return s;
+        } catch (EtwException e) {
+            if (e.error() == Win32Error.ERROR_ACCESS_DENIED) {
+                abort("needs an elevated prompt (Administrator) or the 'Performance Log Users' group: " + e.getMessage());
+            }
+            throw e;
+        }
+    }
+
+    private Thread process(TraceConsumer c) {
+        Thread t = new Thread(c::process, "real-etw-consumer");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    @Test
+    void registerWriteConsumeInAPrivateRealTimeSession() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
+        cleanup.add(p);
+        List<RawEventRecord> got = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(1);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id())) {
+                got.add(((EventRecordView) r).copy());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        assertTrue(p.isEnabled(), "EnableTraceEx2 waited for the enable callback");
+        assertEquals(0, p.write(EventDescriptor.of(42, Level.INFORMATIONAL, 0x1), new EventData().add(new byte[] {1, 2, 3, 4})));
+        s.flush();
+        assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the event came back through ProcessTrace");
+        RawEventRecord e = got.get(0);
+        assertEquals(42, e.id());
+        assertEquals(Level.INFORMATIONAL.value(), e.level());
+        assertEquals((int) ProcessHandle.current().pid(), e.processId());
+        byte[] data = new byte[e.userDataLength()];
+        e.userData().get(data);
+        assertArrayEquals(new byte[] {1, 2, 3, 4}, data);
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
+
+    @Test
+    void aFileSessionIsReadBackWithOpenTrace(@TempDir Path dir) throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        Path etl = dir.resolve("etw4j-real.etl");
+        SessionControl s = start(SessionConfig.file(name, etl).build());
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
+        cleanup.add(p);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        for (int i = 0; i < 100; i++) {
+            byte[] payload = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(i).array();
+            assertEquals(0, p.write(EventDescriptor.of(7, Level.INFORMATIONAL, 1), new EventData().add(payload)));
+        }
+        s.stop();
+        assertTrue(Files.size(etl) > 0);
+        List<Integer> values = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
+        try (TraceConsumer c = backend.openFile(etl, new RecordSink() {
+            @Override
+            public void onRecord(RawEventRecord r) {
+                if (r.providerId().equals(p.id())) {
+                    values.add(r.userData().getInt(0));
+                }
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                errors.add(error);
+            }
+        })) {
+            c.process(); // returns at the end of the file
+        }
+        assertEquals(List.of(), errors);
+        assertEquals(100, values.size());
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i, values.get(i));
+        }
+    }
+
+    @Test
+    void aTraceLoggingEventIsDecodedByTdh() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).build());
+        EtwProvider p = EtwProvider.builder(name + "-tl").backend(backend).register();
+        cleanup.add(p);
+        TraceLoggingEvent request = TraceLoggingEvent.builder("Request").level(Level.INFORMATIONAL).keyword(1)
+                .int32Field("status").stringField("path").build();
+        List<String> names = new CopyOnWriteArrayList<>();
+        int[] decodingSource = {-1};
+        CountDownLatch decoded = new CountDownLatch(1);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (!r.providerId().equals(p.id())) {
+                return;
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment info = Tdh.eventInformation((EventRecordView) r, a);
+                decodingSource[0] = _TRACE_EVENT_INFO.DecodingSource(info);
+                names.add(TdhSdkFields.stringAt(info, TdhSdkFields.eventNameOffset(info)));
+                for (int i = 0; i < _TRACE_EVENT_INFO.TopLevelPropertyCount(info); i++) {
+                    MemorySegment prop = TrailingArrays.TRACE_EVENT_INFO_PROPERTIES.element(info, i);
+                    names.add(TdhSdkFields.stringAt(info, _EVENT_PROPERTY_INFO.NameOffset(prop)));
+                }
+            }
+            decoded.countDown();
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        assertEquals(0, p.event(request).int32(503).string("/api").write());
+        s.flush();
+        assertTrue(decoded.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertEquals(Tdh.DECODING_SOURCE_TLG, decodingSource[0], "TDH read the event's own TraceLogging schema");
+        assertEquals(List.of("Request", "status", "path"), names);
+        assertNotNull(t);
+    }
+}
