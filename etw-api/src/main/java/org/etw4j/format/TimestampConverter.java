@@ -59,10 +59,9 @@ public record TimestampConverter(long startFileTime, long startRaw, long numerat
         return startRaw + q * denominator + (r * denominator) / numerator;
     }
 
-    /** FILETIME to {@link java.time.Instant}. */
+    /** FILETIME to {@link java.time.Instant} ({@link PrimitiveReader#fileTime}). */
     public static java.time.Instant toInstant(long fileTime) {
-        long unix100ns = fileTime - FILETIME_UNIX_EPOCH;
-        return java.time.Instant.ofEpochSecond(Math.floorDiv(unix100ns, 10_000_000L), Math.floorMod(unix100ns, 10_000_000L) * 100L);
+        return PrimitiveReader.fileTime(fileTime);
     }
 
     /** {@link java.time.Instant} to FILETIME (100 ns resolution, truncated). */

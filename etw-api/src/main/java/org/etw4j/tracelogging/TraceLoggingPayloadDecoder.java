@@ -1,30 +1,25 @@
 package org.etw4j.tracelogging;
 
+import static org.etw4j.format.PrimitiveReader.ANSI;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.format.PrimitiveReader;
 
 /**
  * Walks one payload for {@link TraceLoggingSchema#decode}: a bounds-checked cursor over position..limit of a
- * buffer, reading with absolute indexes (the buffer's own position is left to the caller).
+ * buffer, reading with absolute indexes (the buffer's own position is left to the caller). The bytes of each
+ * primitive are read by {@link PrimitiveReader}, shared with the manifest decoder of etw-consumer.
  *
  * <p>Single use, not thread-safe; one instance per decode call.
  */
 final class TraceLoggingPayloadDecoder {
-
-    /** windows-1252 when the JDK has it (java.base does), ISO-8859-1 otherwise. */
-    static final Charset ANSI = Charset.isSupported("windows-1252") ? Charset.forName("windows-1252")
-            : StandardCharsets.ISO_8859_1;
-
-    private static final long FILETIME_EPOCH_OFFSET_SECONDS = 11_644_473_600L;
 
     private final ByteBuffer buf;
     private final int start;
@@ -136,9 +131,12 @@ final class TraceLoggingPayloadDecoder {
             case HEXINT64:
                 need(f, 8, f.inType().name());
                 return i64Advance();
-            case POINTER:
+            case POINTER: {
                 need(f, pointerSize, pointerSize + "-byte POINTER");
-                return pointerSize == 8 ? i64Advance() : i32Advance() & 0xFFFF_FFFFL;
+                long v = PrimitiveReader.pointer(buf, pos, pointerSize);
+                pos += pointerSize;
+                return v;
+            }
             case FLOAT:
                 need(f, 4, "FLOAT");
                 return Float.intBitsToFloat(i32Advance());
@@ -154,42 +152,27 @@ final class TraceLoggingPayloadDecoder {
                 pos += 16;
                 return g;
             }
-            case FILETIME: {
+            case FILETIME:
                 need(f, 8, "FILETIME");
-                long ticks = i64Advance();
-                return Instant.ofEpochSecond(Math.floorDiv(ticks, 10_000_000L) - FILETIME_EPOCH_OFFSET_SECONDS,
-                        Math.floorMod(ticks, 10_000_000L) * 100);
-            }
+                return PrimitiveReader.fileTime(i64Advance());
             case SYSTEMTIME:
                 need(f, 16, "SYSTEMTIME");
                 return systemTime();
             case SID:
                 return sid(f);
             case UNICODE_STRING: {
-                int end = pos;
-                while (true) {
-                    if (end + 2 > limit) {
-                        throw fail(f, "UTF-16 string has no NUL terminator before the end of the payload");
-                    }
-                    if (buf.get(end) == 0 && buf.get(end + 1) == 0) {
-                        break;
-                    }
-                    end += 2;
+                int end = PrimitiveReader.nulIndex(buf, pos, limit, 2);
+                if (end < 0) {
+                    throw fail(f, "UTF-16 string has no NUL terminator before the end of the payload");
                 }
                 String s = string(end - pos, StandardCharsets.UTF_16LE);
                 pos += 2;
                 return s;
             }
             case ANSI_STRING: {
-                int end = pos;
-                while (true) {
-                    if (end >= limit) {
-                        throw fail(f, "8-bit string has no NUL terminator before the end of the payload");
-                    }
-                    if (buf.get(end) == 0) {
-                        break;
-                    }
-                    end++;
+                int end = PrimitiveReader.nulIndex(buf, pos, limit, 1);
+                if (end < 0) {
+                    throw fail(f, "8-bit string has no NUL terminator before the end of the payload");
                 }
                 String s = string(end - pos, f.outType().impliesUtf8() ? StandardCharsets.UTF_8 : ANSI);
                 pos++;
@@ -216,47 +199,28 @@ final class TraceLoggingPayloadDecoder {
         }
     }
 
+    /** A SYSTEMTIME as an instant, or its 16 raw bytes when they do not form a valid date. */
     private Object systemTime() {
-        int at = pos;
-        int[] v = new int[8];
-        for (int i = 0; i < 8; i++) {
-            v[i] = u16Advance();
-        }
-        try {
-            // v[2] (day of week) is redundant and ignored, as Windows' SystemTimeToFileTime does.
-            return LocalDateTime.of(v[0], v[1], v[3], v[4], v[5], v[6], v[7] * 1_000_000).toInstant(ZoneOffset.UTC);
-        } catch (DateTimeException e) {
-            pos = at;
+        Instant t = PrimitiveReader.systemTime(buf, pos);
+        if (t == null) {
             return bytes(16);
         }
+        pos += 16;
+        return t;
     }
 
     private String sid(TraceLoggingField f) {
         need(f, 8, "SID header");
-        int revision = buf.get(pos) & 0xFF;
-        int subCount = buf.get(pos + 1) & 0xFF;
-        need(f, 8L + 4L * subCount, "SID with " + subCount + " sub-authorities");
-        long authority = 0;
-        for (int i = 2; i < 8; i++) {
-            authority = (authority << 8) | (buf.get(pos + i) & 0xFF);
-        }
-        StringBuilder sb = new StringBuilder("S-").append(revision).append('-');
-        // ConvertSidToStringSid prints authorities of 2^32 and more in hex.
-        if (authority >= 1L << 32) {
-            sb.append(String.format("0x%012X", authority));
-        } else {
-            sb.append(authority);
-        }
-        pos += 8;
-        for (int i = 0; i < subCount; i++) {
-            sb.append('-').append(i32Advance() & 0xFFFF_FFFFL);
-        }
-        return sb.toString();
+        int size = PrimitiveReader.sidLength(buf, pos);
+        need(f, size, "SID with " + (size - 8) / 4 + " sub-authorities");
+        String s = PrimitiveReader.sid(buf, pos);
+        pos += size;
+        return s;
     }
 
     private int counted(TraceLoggingField f, String what) {
         need(f, 2, what + " length");
-        int n = u16(pos);
+        int n = PrimitiveReader.u16(buf, pos);
         if (pos + 2L + n > limit) {
             throw fail(f, what + " of " + n + " bytes runs past the end of the payload (" + (limit - pos - 2)
                     + " bytes left)");
@@ -270,10 +234,7 @@ final class TraceLoggingPayloadDecoder {
     }
 
     private byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = buf.get(pos + i);
-        }
+        byte[] b = PrimitiveReader.bytes(buf, pos, n);
         pos += n;
         return b;
     }
@@ -288,26 +249,21 @@ final class TraceLoggingPayloadDecoder {
         return new TraceLoggingDecodeException(f.name(), pos - start, problem);
     }
 
-    private int u16(int at) {
-        return (buf.get(at) & 0xFF) | (buf.get(at + 1) & 0xFF) << 8;
-    }
-
     private int u16Advance() {
-        int v = u16(pos);
+        int v = PrimitiveReader.u16(buf, pos);
         pos += 2;
         return v;
     }
 
     private int i32Advance() {
-        int v = (buf.get(pos) & 0xFF) | (buf.get(pos + 1) & 0xFF) << 8 | (buf.get(pos + 2) & 0xFF) << 16
-                | (buf.get(pos + 3) & 0xFF) << 24;
+        int v = PrimitiveReader.i32(buf, pos);
         pos += 4;
         return v;
     }
 
     private long i64Advance() {
-        long lo = i32Advance() & 0xFFFF_FFFFL;
-        long hi = i32Advance() & 0xFFFF_FFFFL;
-        return lo | hi << 32;
+        long v = PrimitiveReader.i64(buf, pos);
+        pos += 8;
+        return v;
     }
 }

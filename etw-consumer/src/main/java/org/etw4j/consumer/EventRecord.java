@@ -18,9 +18,11 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.format.EventHeaderView;
+import org.etw4j.format.PrimitiveReader;
 import org.etw4j.format.TimestampConverter;
 import org.etw4j.spi.RawEventRecord;
 import org.etw4j.tracelogging.ProviderTraits;
@@ -100,7 +102,7 @@ public final class EventRecord {
     }
 
     /** Points this view at the reader's current record. */
-    void resetFile(EtlRecordAdapter a) {
+    void resetFile(EtlRecordEvent a) {
         raw = a;
         kind = a.view().kind();
         rawTimestamp = a.view().timestamp();
@@ -630,8 +632,7 @@ public final class EventRecord {
             w.member("userData", HexFormat.of().formatHex(userDataBytes()));
         }
         if (!d.notes().isEmpty()) {
-            w.name("notes");
-            Json.value(w, d.notes());
+            w.name("notes").stringArray(d.notes());
         }
         w.endObject();
         return sb.toString();
@@ -645,29 +646,12 @@ public final class EventRecord {
         return out;
     }
 
-    /**
-     * A binary SID as {@code S-R-I-S-S...}: revision (u8), sub-authority count (u8), identifier authority (48-bit
-     * big-endian), sub-authorities (u32 little-endian); null when the bytes are not a SID.
-     */
+    /** A binary SID ({@link PrimitiveReader#sid}) at the buffer's position; null when the bytes are not a SID. */
     static String sidToString(ByteBuffer b) {
         int p = b.position();
-        if (b.remaining() < 8) {
+        if (b.remaining() < 8 || b.remaining() < PrimitiveReader.sidLength(b, p)) {
             return null;
         }
-        int revision = b.get(p) & 0xFF;
-        int count = b.get(p + 1) & 0xFF;
-        if (b.remaining() < 8 + 4 * count) {
-            return null;
-        }
-        long authority = 0;
-        for (int i = 2; i < 8; i++) {
-            authority = (authority << 8) | (b.get(p + i) & 0xFF);
-        }
-        StringBuilder sb = new StringBuilder("S-").append(revision).append('-').append(authority);
-        ByteBuffer le = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < count; i++) {
-            sb.append('-').append(Integer.toUnsignedLong(le.getInt(p + 8 + 4 * i)));
-        }
-        return sb.toString();
+        return PrimitiveReader.sid(b, p);
     }
 }

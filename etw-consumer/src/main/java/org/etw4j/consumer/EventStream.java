@@ -20,6 +20,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
 import org.etw4j.spi.RawEventRecord;
@@ -80,7 +81,7 @@ public final class EventStream implements AutoCloseable {
     private final List<EtlFile> files;
     private final BlockingQueue<Object> queue;
     private final EventRecord view = new EventRecord(decoding);
-    private final EtlRecordAdapter adapter = new EtlRecordAdapter();
+    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     private final Object lock = new Object();
     private volatile Handler[] handlers = new Handler[0];
@@ -350,8 +351,7 @@ public final class EventStream implements AutoCloseable {
         EtlCursor cursor = files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
         while (!closing && cursor.advance()) {
             received++;
-            adapter.set(cursor.record());
-            view.resetFile(adapter);
+            view.resetFile(adapter.of(cursor.record()));
             dispatched++;
             dispatch(view);
         }

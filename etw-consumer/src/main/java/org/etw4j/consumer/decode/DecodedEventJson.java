@@ -65,11 +65,7 @@ public final class DecodedEventJson {
             w.member("message", e.message());
         }
         if (!e.notes().isEmpty()) {
-            w.name("notes").beginArray();
-            for (String note : e.notes()) {
-                w.value(note);
-            }
-            w.endArray();
+            w.name("notes").stringArray(e.notes());
         }
         w.endObject();
     }

@@ -1,17 +1,15 @@
 package org.etw4j.consumer.decode;
 
+import static org.etw4j.format.PrimitiveReader.ANSI;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.format.PrimitiveReader;
 
 /**
  * Walks a field template over an event's user data with TDH's rules and returns typed fields.
@@ -25,18 +23,16 @@ import org.etw4j.Guid;
  *
  * <p>A field marked {@link DataSpec#optional()} that starts exactly at the end of the data is left out.
  *
+ * <p>The bytes of each primitive (integers, floats, times, SIDs, text) are read by etw-api's
+ * {@link PrimitiveReader}, shared with the TraceLogging decoder: TDH's in-types 1-15, 17-23 and 25 are
+ * TraceLogging's with the same wire forms (etw-formats.md section 4.2).
+ *
  * <p>Robustness: a field that does not fit in the remaining bytes, or whose length or count cannot be
  * resolved, is returned with an error and its raw bytes; decoding continues with the next field whenever the
  * failed field's size is known, otherwise the remaining fields are reported as not decoded. Nothing throws
  * for bad data.
  */
 public final class PayloadDecoder {
-
-    /** ANSI strings are read with the Windows "Western" code page, the usual ACP of the machines that log them. */
-    private static final Charset ANSI = ansiCharset();
-
-    /** 100 ns ticks between 1601-01-01 and 1970-01-01. */
-    private static final long FILETIME_UNIX_EPOCH = 116_444_736_000_000_000L;
 
     private PayloadDecoder() {
     }
@@ -306,7 +302,7 @@ public final class PayloadDecoder {
                 case REVERSED_COUNTED_ANSI_STRING -> counted(false, true);
                 case COUNTED_BINARY -> {
                     need(2, t.manifestName());
-                    int n = b.getShort(pos) & 0xFFFF;
+                    int n = PrimitiveReader.u16(b, pos);
                     pos += 2;
                     try {
                         yield binary(n);
@@ -319,7 +315,7 @@ public final class PayloadDecoder {
                 case NON_NUL_TERMINATED_ANSI_STRING -> fixedString(remaining(), false);
                 case HEXDUMP -> {
                     need(4, t.manifestName());
-                    long n = b.getInt(pos) & 0xFFFF_FFFFL;
+                    long n = PrimitiveReader.u32(b, pos);
                     pos += 4;
                     try {
                         yield binary(n);
@@ -342,39 +338,23 @@ public final class PayloadDecoder {
         Object fixedValue(InType t, int at) {
             return switch (t) {
                 case INT8 -> (int) b.get(at);
-                case UINT8 -> b.get(at) & 0xFF;
-                case INT16 -> (int) b.getShort(at);
-                case UINT16 -> b.getShort(at) & 0xFFFF;
-                case INT32 -> b.getInt(at);
-                case UINT32, HEXINT32 -> b.getInt(at) & 0xFFFF_FFFFL;
-                case INT64, UINT64, HEXINT64 -> b.getLong(at);
-                case POINTER, SIZET -> pointerSize == 8 ? b.getLong(at) : b.getInt(at) & 0xFFFF_FFFFL;
-                case FLOAT -> (double) b.getFloat(at);
-                case DOUBLE -> b.getDouble(at);
-                case BOOLEAN -> b.getInt(at) != 0;
+                case UINT8 -> PrimitiveReader.u8(b, at);
+                case INT16 -> (int) PrimitiveReader.i16(b, at);
+                case UINT16 -> PrimitiveReader.u16(b, at);
+                case INT32 -> PrimitiveReader.i32(b, at);
+                case UINT32, HEXINT32 -> PrimitiveReader.u32(b, at);
+                case INT64, UINT64, HEXINT64 -> PrimitiveReader.i64(b, at);
+                case POINTER, SIZET -> PrimitiveReader.pointer(b, at, pointerSize);
+                case FLOAT -> (double) PrimitiveReader.f32(b, at);
+                case DOUBLE -> PrimitiveReader.f64(b, at);
+                case BOOLEAN -> PrimitiveReader.i32(b, at) != 0;
                 case GUID -> Guid.readFrom(b, at);
-                case FILETIME -> fileTime(b.getLong(at));
-                case SYSTEMTIME -> systemTime(at);
-                case UNICODE_CHAR -> String.valueOf((char) b.getShort(at));
-                case ANSI_CHAR -> new String(new byte[] {b.get(at)}, ANSI);
+                case FILETIME -> PrimitiveReader.fileTime(PrimitiveReader.i64(b, at));
+                case SYSTEMTIME -> PrimitiveReader.systemTime(b, at); // null: invalid date
+                case UNICODE_CHAR -> String.valueOf((char) PrimitiveReader.u16(b, at));
+                case ANSI_CHAR -> PrimitiveReader.string(b, at, 1, ANSI);
                 default -> throw new IllegalStateException("not a fixed type: " + t);
             };
-        }
-
-        Instant systemTime(int at) {
-            int year = b.getShort(at) & 0xFFFF;
-            int month = b.getShort(at + 2) & 0xFFFF;
-            int day = b.getShort(at + 6) & 0xFFFF;
-            int hour = b.getShort(at + 8) & 0xFFFF;
-            int minute = b.getShort(at + 10) & 0xFFFF;
-            int second = b.getShort(at + 12) & 0xFFFF;
-            int millis = b.getShort(at + 14) & 0xFFFF;
-            try {
-                return LocalDateTime.of(year, month, day, hour, minute, second, millis * 1_000_000)
-                        .toInstant(ZoneOffset.UTC);
-            } catch (DateTimeException e) {
-                return null;
-            }
         }
 
         Object binary(long n) throws FieldProblem {
@@ -409,26 +389,23 @@ public final class PayloadDecoder {
 
         String terminatedString(boolean utf16, OutType out) throws FieldProblem {
             int unit = utf16 ? 2 : 1;
-            int end = pos;
-            while (end + unit <= limit) {
-                boolean nul = utf16 ? b.getShort(end) == 0 : b.get(end) == 0;
-                if (nul) {
-                    String s = text(pos, end - pos, utf16, out);
-                    pos = end + unit;
-                    return s;
-                }
-                end += unit;
+            int nul = PrimitiveReader.nulIndex(b, pos, limit, unit);
+            if (nul >= 0) {
+                String s = text(pos, nul - pos, utf16, out);
+                pos = nul + unit;
+                return s;
             }
             if (remaining() == 0) {
                 throw new FieldProblem("string missing: no bytes left", 0, null);
             }
-            String partial = text(pos, end - pos, utf16, out);
+            // The whole units before the end, as far as they go.
+            String partial = text(pos, remaining() / unit * unit, utf16, out);
             throw new FieldProblem("string not NUL-terminated before the end of the data", remaining(), partial);
         }
 
         String counted(boolean utf16, boolean bigEndianCount) throws FieldProblem {
             need(2, utf16 ? "counted string" : "counted ANSI string");
-            int n = b.getShort(pos) & 0xFFFF;
+            int n = PrimitiveReader.u16(b, pos);
             if (bigEndianCount) {
                 n = ((n & 0xFF) << 8) | (n >>> 8);
             }
@@ -445,22 +422,13 @@ public final class PayloadDecoder {
             if (limit - at < 8) {
                 throw new FieldProblem("SID needs 8 bytes, " + (limit - at) + " left", limit - at, null);
             }
-            int revision = b.get(at) & 0xFF;
-            int subCount = b.get(at + 1) & 0xFF;
-            int size = 8 + 4 * subCount;
+            int size = PrimitiveReader.sidLength(b, at);
             if (limit - at < size) {
                 throw new FieldProblem("SID needs " + size + " bytes, " + (limit - at) + " left", limit - at, null);
             }
-            long authority = 0;
-            for (int i = 0; i < 6; i++) {
-                authority = (authority << 8) | (b.get(at + 2 + i) & 0xFF);
-            }
-            StringBuilder sb = new StringBuilder("S-").append(revision).append('-').append(authority);
-            for (int i = 0; i < subCount; i++) {
-                sb.append('-').append(b.getInt(at + 8 + 4 * i) & 0xFFFF_FFFFL);
-            }
+            String sid = PrimitiveReader.sid(b, at);
             pos = at + size;
-            return sb.toString();
+            return sid;
         }
 
         /**
@@ -469,7 +437,7 @@ public final class PayloadDecoder {
          */
         String wbemSid() throws FieldProblem {
             need(4, "wbem:Sid");
-            if (b.getInt(pos) == 0) {
+            if (PrimitiveReader.i32(b, pos) == 0) {
                 pos += 4;
                 return "";
             }
@@ -485,17 +453,14 @@ public final class PayloadDecoder {
         }
 
         String text(int at, int byteCount, boolean utf16, OutType out) {
-            byte[] raw = bytes(at, byteCount);
             if (utf16) {
-                return new String(raw, 0, byteCount & ~1, StandardCharsets.UTF_16LE);
+                return PrimitiveReader.string(b, at, byteCount & ~1, StandardCharsets.UTF_16LE);
             }
-            return new String(raw, out == OutType.UTF8 ? StandardCharsets.UTF_8 : ANSI);
+            return PrimitiveReader.string(b, at, byteCount, out == OutType.UTF8 ? StandardCharsets.UTF_8 : ANSI);
         }
 
         byte[] bytes(int at, int n) {
-            byte[] r = new byte[Math.max(0, n)];
-            b.get(at, r);
-            return r;
+            return PrimitiveReader.bytes(b, at, Math.max(0, n));
         }
     }
 
@@ -594,20 +559,5 @@ public final class PayloadDecoder {
             sb.append(Integer.toHexString(g[i]));
         }
         return sb.toString();
-    }
-
-    /** Converts a FILETIME (100 ns ticks since 1601-01-01 UTC) to an instant. */
-    public static Instant fileTime(long ticks) {
-        long sinceUnix = ticks - FILETIME_UNIX_EPOCH;
-        return Instant.ofEpochSecond(Math.floorDiv(sinceUnix, 10_000_000L),
-                Math.floorMod(sinceUnix, 10_000_000L) * 100L);
-    }
-
-    private static Charset ansiCharset() {
-        try {
-            return Charset.forName("windows-1252");
-        } catch (RuntimeException e) {
-            return StandardCharsets.ISO_8859_1;
-        }
     }
 }

@@ -93,36 +93,31 @@ public final class JsonWriter {
     }
 
     public JsonWriter value(long value) {
-        beforeValue();
-        write(Long.toString(value));
-        return this;
+        return number(true, Long.toString(value));
     }
 
     /** An unsigned 64-bit integer: {@code value}'s 64 bits read as unsigned (so -1 is 18446744073709551615). */
     public JsonWriter unsignedValue(long value) {
-        beforeValue();
-        write(Long.toUnsignedString(value));
-        return this;
+        return number(true, Long.toUnsignedString(value));
     }
 
     /** A number as {@link Double#toString(double)} writes it; NaN and infinities as strings (see above). */
     public JsonWriter value(double value) {
-        if (!Double.isFinite(value)) {
-            return value(Double.toString(value));
-        }
-        beforeValue();
-        write(Double.toString(value));
-        return this;
+        return number(Double.isFinite(value), Double.toString(value));
     }
 
     /** A number as {@link Float#toString(float)} writes it (shortest form); NaN and infinities as strings. */
     public JsonWriter value(float value) {
-        if (!Float.isFinite(value)) {
-            return value(Float.toString(value));
+        return number(Float.isFinite(value), Float.toString(value));
+    }
+
+    /** An array of strings (null elements as null). */
+    public JsonWriter stringArray(Iterable<String> values) {
+        beginArray();
+        for (String v : values) {
+            value(v);
         }
-        beforeValue();
-        write(Float.toString(value));
-        return this;
+        return endArray();
     }
 
     public JsonWriter value(boolean value) {
@@ -161,6 +156,16 @@ public final class JsonWriter {
     /** Whether every begun object and array has been ended and one root value written. */
     public boolean isComplete() {
         return depth == 0 && rootWritten;
+    }
+
+    /** A number literal, or the text as a string when the number has no JSON form (non-finite). */
+    private JsonWriter number(boolean finite, String text) {
+        if (!finite) {
+            return value(text);
+        }
+        beforeValue();
+        write(text);
+        return this;
     }
 
     private void beforeValue() {

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import org.etw4j.Guid;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;

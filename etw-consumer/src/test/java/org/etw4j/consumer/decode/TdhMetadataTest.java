@@ -16,6 +16,8 @@ import java.util.TreeMap;
 import org.etw4j.Guid;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlLogfileHeader;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.testing.SharedData;

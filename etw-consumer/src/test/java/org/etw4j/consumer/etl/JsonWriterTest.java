@@ -44,6 +44,31 @@ class JsonWriterTest {
     }
 
     @Test
+    void writesFloatingPointUnsignedNonFiniteAndStringArrays() {
+        StringBuilder sb = new StringBuilder();
+        new JsonWriter(sb).beginArray().value(1.5).value(0.1f).value(-0.0).value(1e300).value(Double.NaN)
+                .value(Double.POSITIVE_INFINITY).value(Float.NEGATIVE_INFINITY).unsignedValue(-1L).unsignedValue(7)
+                .stringArray(java.util.Arrays.asList("a", null)).endArray();
+        assertEquals("[1.5,0.1,-0.0,1.0E300,\"NaN\",\"Infinity\",\"-Infinity\",18446744073709551615,7,[\"a\",null]]",
+                sb.toString());
+    }
+
+    @Test
+    void resetStartsTheNextTextOfJsonLines() {
+        StringBuilder sb = new StringBuilder();
+        JsonWriter w = new JsonWriter(sb);
+        w.beginObject().member("n", 1).endObject();
+        assertThrows(IllegalStateException.class, () -> w.value(2), "one root value per text");
+        sb.append('\n');
+        w.reset().beginObject().member("n", 2).endObject();
+        assertTrue(w.isComplete());
+        assertEquals("{\"n\":1}\n{\"n\":2}", sb.toString());
+        // a reset in the middle of a text forgets the open containers
+        w.reset().beginArray();
+        assertFalse(w.reset().isComplete());
+    }
+
+    @Test
     void rejectsMisuse() {
         assertThrows(IllegalStateException.class, () -> new JsonWriter(new StringBuilder()).beginObject().value(1));
         assertThrows(IllegalStateException.class, () -> new JsonWriter(new StringBuilder()).beginArray().name("x"));

@@ -19,8 +19,8 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlLogfileHeader;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.consumer.writer.EtlWriter;
-import org.etw4j.consumer.writer.TestEvent;
 import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.SystemTraceHeaderLayout;
 import org.etw4j.format.TimestampConverter;
@@ -182,19 +182,19 @@ class ReloggerTest {
 
     @Test
     void filtersFollowEtwRules() throws Exception {
-        List<TestEvent> events = new ArrayList<>();
+        List<TestRecord> events = new ArrayList<>();
         long start = 133_500_000_000_000_000L;
         Guid p1 = Guid.of(new java.util.UUID(1, 1));
         Guid p2 = Guid.of(new java.util.UUID(2, 2));
         for (int i = 0; i < 600; i++) {
-            events.add(new TestEvent(i % 3 == 0 ? p2 : p1,
-                    new org.etw4j.EventDescriptor(i % 10, 0, 0, i % 6, 0, 0, i % 4 == 0 ? 0L : 1L << (i % 4)),
-                    1, 2, start + 1_000L * i, i % 2, 8, Guid.NULL, List.of(), new byte[] {(byte) i}));
+            events.add(TestRecord.builder(i % 3 == 0 ? p2 : p1)
+                    .descriptor(new org.etw4j.EventDescriptor(i % 10, 0, 0, i % 6, 0, 0, i % 4 == 0 ? 0L : 1L << (i % 4)))
+                    .pid(1).tid(2).timestamp(start + 1_000L * i).processor(i % 2).data(new byte[] {(byte) i}).build());
         }
         Path in = dir.resolve("synthetic.etl");
         LogfileHeader h = EtlWriter.newHeader("synthetic", in, 4096, start, start - 1_000_000L);
         try (EtlWriter w = EtlWriter.create(in, h, EtlWriter.startRawOf(h))) {
-            for (TestEvent e : events) {
+            for (TestRecord e : events) {
                 w.writeEvent(e);
             }
         }
@@ -202,10 +202,10 @@ class ReloggerTest {
         Instant to = TimestampConverter.toInstant(start + 400_000L);
         List<Integer> want = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
-            TestEvent e = events.get(i);
-            if (e.provider().equals(p1) && (e.d().id() == 1 || e.d().id() == 2 || e.d().id() == 5)
-                    && (e.d().level() == 0 || e.d().level() <= 3) && (e.d().keyword() == 0 || (e.d().keyword() & 0b0110) != 0)
-                    && e.fileTime() >= start + 100_000L && e.fileTime() < start + 400_000L && e.processor() == 1) {
+            TestRecord e = events.get(i);
+            if (e.providerId().equals(p1) && (e.id() == 1 || e.id() == 2 || e.id() == 5)
+                    && (e.level() == 0 || e.level() <= 3) && (e.keyword() == 0 || (e.keyword() & 0b0110) != 0)
+                    && e.timestamp() >= start + 100_000L && e.timestamp() < start + 400_000L && e.processorIndex() == 1) {
                 want.add(i & 0xFF);
             }
         }

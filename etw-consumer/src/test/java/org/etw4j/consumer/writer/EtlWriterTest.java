@@ -16,6 +16,7 @@ import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.WmiBufferLayout;
@@ -34,31 +35,32 @@ class EtlWriterTest {
     Path dir;
 
     /** 400 events over 4 processors, times strictly increasing, a mix of sizes, items and bitness. */
-    static List<TestEvent> sampleEvents() {
-        List<TestEvent> out = new ArrayList<>();
+    static List<TestRecord> sampleEvents() {
+        List<TestRecord> out = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
-            List<TestEvent.Item> items = new ArrayList<>();
+            TestRecord.Builder b = TestRecord.builder(i % 2 == 0 ? P1 : P2);
             if (i % 3 == 0) {
-                items.add(new TestEvent.Item(EventHeaderLayout.EXT_RELATED_ACTIVITYID, Guid.of(new UUID(i, 1)).toWindowsBytes()));
+                b.ext(EventHeaderLayout.EXT_RELATED_ACTIVITYID, Guid.of(new UUID(i, 1)).toWindowsBytes());
             }
             if (i % 5 == 0) {
-                items.add(new TestEvent.Item(EventHeaderLayout.EXT_TS_ID, new byte[] {1, 0, 0, 0, 9})); // odd size on purpose
+                b.ext(EventHeaderLayout.EXT_TS_ID, new byte[] {1, 0, 0, 0, 9}); // odd size on purpose
             }
             byte[] payload = new byte[i % 101];
             for (int k = 0; k < payload.length; k++) {
                 payload[k] = (byte) (i + k);
             }
             EventDescriptor d = new EventDescriptor(i % 7, i % 2, 0x10, 1 + i % 5, i % 4, i % 9, 1L << (i % 6));
-            out.add(new TestEvent(i % 2 == 0 ? P1 : P2, d, 100 + i % 3, 200 + i, START + 1_000 + i * 997L, i % 4,
-                    i % 10 == 0 ? 4 : 8, Guid.of(new UUID(0, i)), items, payload));
+            out.add(b.descriptor(d).pid(100 + i % 3).tid(200 + i).timestamp(START + 1_000 + i * 997L).processor(i % 4)
+                    .pointerSize(i % 10 == 0 ? 4 : 8).activity(Guid.of(new UUID(0, i))).cpuTimes(11, 22).data(payload)
+                    .build());
         }
         return out;
     }
 
-    static Path writeSample(Path file, List<TestEvent> events) throws Exception {
+    static Path writeSample(Path file, List<TestRecord> events) throws Exception {
         LogfileHeader h = EtlWriter.newHeader("writer-test", file, 1024, START, BOOT);
         try (EtlWriter w = EtlWriter.create(file, h, EtlWriter.startRawOf(h))) {
-            for (TestEvent e : events) {
+            for (TestRecord e : events) {
                 w.writeEvent(e);
             }
             assertEquals(events.size(), w.recordsWritten());
@@ -68,7 +70,7 @@ class EtlWriterTest {
 
     @Test
     void eventsComeBackExactlyFromPerProcessorBuffers() throws Exception {
-        List<TestEvent> events = sampleEvents();
+        List<TestRecord> events = sampleEvents();
         Path file = writeSample(dir.resolve("w.etl"), events);
         byte[] bytes = Files.readAllBytes(file);
         try (EtlFile etl = EtlFile.open(file)) {
@@ -80,28 +82,28 @@ class EtlWriterTest {
             assertArrayEquals(new int[] {0, 1, 2, 3}, etl.processorIndexes());
             assertEquals(Math.max(4, Runtime.getRuntime().availableProcessors()), etl.header().numberOfProcessors());
             assertEquals("writer-test", etl.header().sessionName());
-            assertEquals(events.get(events.size() - 1).fileTime(), etl.header().endTime(), "EndTime = last record");
+            assertEquals(events.get(events.size() - 1).timestamp(), etl.header().endTime(), "EndTime = last record");
             EtlCursor c = etl.cursor();
             assertTrue(c.advance());
             assertEquals(HeaderKind.SYSTEM_TRACE_HEADER, c.record().kind(), "logfile header record first");
-            for (TestEvent e : events) {
+            for (TestRecord e : events) {
                 assertTrue(c.advance());
                 EtlRecordView v = c.record();
                 assertEquals(HeaderKind.EVENT_HEADER, v.kind());
-                assertEquals(e.provider(), v.providerId());
-                assertEquals(e.d().id(), v.eventId());
-                assertEquals(e.d().version(), v.version());
-                assertEquals(e.d().channel(), v.channel());
-                assertEquals(e.d().level(), v.level());
-                assertEquals(e.d().opcode(), v.opcode());
-                assertEquals(e.d().task(), v.task());
-                assertEquals(e.d().keyword(), v.keyword());
-                assertEquals(e.pid(), v.processId());
-                assertEquals(e.tid(), v.threadId());
-                assertEquals(e.fileTime(), v.timestampFileTime(), "QPC at 10 MHz: exact");
-                assertEquals(e.processor(), v.processorIndex());
+                assertEquals(e.providerId(), v.providerId());
+                assertEquals(e.id(), v.eventId());
+                assertEquals(e.version(), v.version());
+                assertEquals(e.channel(), v.channel());
+                assertEquals(e.level(), v.level());
+                assertEquals(e.opcode(), v.opcode());
+                assertEquals(e.task(), v.task());
+                assertEquals(e.keyword(), v.keyword());
+                assertEquals(e.processId(), v.processId());
+                assertEquals(e.threadId(), v.threadId());
+                assertEquals(e.timestamp(), v.timestampFileTime(), "QPC at 10 MHz: exact");
+                assertEquals(e.processorIndex(), v.processorIndex());
                 assertEquals(e.pointerSize(), v.pointerSize());
-                assertEquals(e.activity(), v.activityId());
+                assertEquals(e.activityId(), v.activityId());
                 assertEquals(11, v.kernelTime());
                 assertEquals(22, v.userTime());
                 assertEquals(e.items().isEmpty() ? 0 : EventHeaderLayout.FLAG_EXTENDED_INFO, v.headerFlags());
@@ -202,12 +204,13 @@ class EtlWriterTest {
                 EtlWriter.newHeader("x", file, 1000, START, BOOT), 0), "buffer size not a multiple of 1 KiB");
         assertThrows(IllegalArgumentException.class, () -> EtlWriter.create(dir.resolve("y.etl"),
                 EtlWriter.newHeader("y".repeat(400), file, 1024, START, BOOT), 0), "names do not fit buffer 0");
-        TestEvent big = new TestEvent(P1, new EventDescriptor(1, 0, 0, 4, 0, 0, 0), 1, 2, START + 10, 0, 8, Guid.NULL,
-                List.of(), new byte[1000]);
-        TestEvent badCpu = new TestEvent(P1, new EventDescriptor(1, 0, 0, 4, 0, 0, 0), 1, 2, START + 10, 2048, 8, Guid.NULL,
-                List.of(), new byte[4]);
-        TestEvent ok = new TestEvent(P1, new EventDescriptor(1, 0, 0, 4, 0, 0, 0), 1, 2, START + 10, 0, 8, Guid.NULL,
-                List.of(), new byte[4]);
+        EventDescriptor d = new EventDescriptor(1, 0, 0, 4, 0, 0, 0);
+        TestRecord big = TestRecord.builder(P1).descriptor(d).pid(1).tid(2).timestamp(START + 10).data(new byte[1000])
+                .build();
+        TestRecord badCpu = TestRecord.builder(P1).descriptor(d).pid(1).tid(2).timestamp(START + 10).processor(2048)
+                .data(new byte[4]).build();
+        TestRecord ok = TestRecord.builder(P1).descriptor(d).pid(1).tid(2).timestamp(START + 10).data(new byte[4])
+                .build();
         EtlWriter w = EtlWriter.create(file, h, EtlWriter.startRawOf(h));
         assertThrows(IllegalArgumentException.class, () -> w.writeEvent(big), "a record larger than a buffer");
         assertThrows(IllegalArgumentException.class, () -> w.writeEvent(badCpu), "processor index past 0x7FF");

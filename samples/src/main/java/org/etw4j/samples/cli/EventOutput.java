@@ -120,11 +120,7 @@ final class EventOutput {
             w.member("undecoded", HEX.formatHex(e.undecoded()));
         }
         if (!e.notes().isEmpty()) {
-            w.name("notes").beginArray();
-            for (String note : e.notes()) {
-                w.value(note);
-            }
-            w.endArray();
+            w.name("notes").stringArray(e.notes());
         }
         w.endObject();
     }

@@ -12,7 +12,6 @@ import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.StreamOptions;
-import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -33,7 +32,7 @@ import picocli.CommandLine.Spec;
  * stream's handler thread decodes and prints them); the command's thread waits and stops the session. The
  * trace's synthetic header event is not printed. The etw4j-Demo provider's manifest is built in.
  */
-@Command(name = "live", mixinStandardHelpOptions = true,
+@Command(name = "live", mixinStandardHelpOptions = true, defaultValueProvider = SessionOptions.Defaults.class,
         header = "Print provider events as they happen (real-time session).",
         description = "Starts a real-time session, enables the providers and prints their events until Ctrl-C, "
                 + "--duration or --max-events. Off Windows use --demo-load to generate events.")
@@ -44,22 +43,9 @@ final class LiveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--session", paramLabel = "NAME", defaultValue = "etw4j-live",
-            description = "session name (default: ${DEFAULT-VALUE})")
-    String session;
-
-    @Option(names = "--provider", paramLabel = "NAME_OR_GUID[:LEVEL[:KEYWORDS]]", converter = ProviderSpec.Converter.class,
-            description = "provider to enable; repeatable. LEVEL: 0-255 or critical/error/warning/info/verbose "
-                    + "(default verbose); KEYWORDS: MatchAnyKeyword mask, 0x... or decimal (default all)")
-    List<ProviderSpec> providers = new ArrayList<>();
-
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text, jsonl or csv (default: ${DEFAULT-VALUE})")
     EventOutput.Format format;
-
-    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "stop after this long (e.g. 10s, 2m); default: until Ctrl-C")
-    Duration duration;
 
     @Option(names = "--max-events", paramLabel = "N", description = "stop after printing N events")
     Long maxEvents;
@@ -68,26 +54,13 @@ final class LiveCommand implements Callable<Integer> {
             description = "instrumentation manifest describing events; repeatable")
     List<Path> manifests = new ArrayList<>();
 
-    @Option(names = "--demo-load", description = "also write the events of 'etw demo' (provider etw4j-Demo) from this process")
-    boolean demoLoad;
-
-    @Option(names = "--rate", paramLabel = "N", defaultValue = "100",
-            description = "--demo-load rounds per second, 6 events each (default: ${DEFAULT-VALUE})")
-    long rate;
-
-    @Option(names = "--replace", description = "stop a running session of the same name first")
-    boolean replace;
-
     @Mixin
-    BackendOption backendOption;
+    SessionOptions common;
 
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
-        List<ProviderSpec> enable = SessionSetup.providers(cl, providers, demoLoad);
-        if (rate < 1 || rate > 1_000_000) {
-            throw new CommandLine.ParameterException(cl, "--rate must be 1-1000000, got " + rate);
-        }
+        List<ProviderSpec> enable = common.providersToEnable(cl);
         if (maxEvents != null && maxEvents < 1) {
             throw new CommandLine.ParameterException(cl, "--max-events must be at least 1");
         }
@@ -96,15 +69,12 @@ final class LiveCommand implements Callable<Integer> {
                 throw new CliException("manifest not found: " + m);
             }
         }
-        EtwBackend backend = backendOption.backend();
-        if (!backend.supportsControl()) {
-            throw new CliException("backend " + backend.name() + " cannot start sessions");
-        }
+        EtwBackend backend = common.controllingBackend();
         PrintWriter out = cl.getOut();
         PrintWriter err = cl.getErr();
-        SessionConfig config = SessionConfig.realTime(session)
+        SessionConfig config = SessionConfig.realTime(common.session)
                 .flushTimer(Duration.ofSeconds(1))
-                .ifExists(replace ? IfSessionExists.REPLACE : IfSessionExists.FAIL)
+                .ifExists(common.ifExists())
                 .build();
 
         // Everything, the final report included, happens before the StopSignal closes (see RecordCommand).
@@ -112,7 +82,7 @@ final class LiveCommand implements Callable<Integer> {
             Printer printer = new Printer(new EventOutput(out, format), maxEvents == null ? Long.MAX_VALUE : maxEvents, signal);
             SessionStatistics stats;
             try (TraceSession s = TraceSession.start(config, backend);
-                 EventStream stream = EventStream.openSession(session, backend, StreamOptions.DEFAULT)) {
+                 EventStream stream = EventStream.openSession(common.session, backend, StreamOptions.DEFAULT)) {
                 DemoEvents.addManifest(stream);
                 for (Path m : manifests) {
                     try {
@@ -124,23 +94,11 @@ final class LiveCommand implements Callable<Integer> {
                 stream.onEvent(printer::onEvent).onLost(printer::onLost).onError(printer::onError)
                         .onClose(signal::stop); // the session ended by itself (e.g. stopped by another tool)
                 stream.startAsync();
-                SessionSetup.enable(s, enable);
-                DemoLoad load = demoLoad ? DemoLoad.start(backend, rate) : null;
-                err.println("live session '" + session + "' on the " + backend.name() + " backend"
-                        + (duration == null ? "; press Ctrl-C to stop" : " for " + SessionSetup.format(duration)));
-                err.flush();
-                try {
-                    signal.await(duration);
-                } finally {
-                    if (load != null) {
-                        load.close();
-                    }
-                    s.stop(); // delivers what is buffered, then ends the stream
+                stats = common.run(s, backend, enable, signal, err, "live session '" + common.session + "'", "", () -> {
                     if (!stream.awaitTermination(Duration.ofSeconds(30))) {
                         err.println("the event stream did not end within 30 s");
                     }
-                }
-                stats = SessionSetup.finalStatistics(s);
+                }).statistics();
             }
             out.flush();
             err.printf("%d events printed; session: accepted %d, delivered %d, lost %d%n", printer.printed,

@@ -1,18 +1,21 @@
-package org.etw4j.consumer.decode;
+package org.etw4j.consumer.etl;
 
 import java.nio.ByteBuffer;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.Guid;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
 /**
- * Presents the .etl reader's current record ({@link EtlRecordView}) as a {@link RawEventRecord}, the input of
- * {@link EventDecoder}, the way ProcessTrace would: records with any header other than {@code EVENT_HEADER}
- * get the classic-header flag ({@code EVENT_HEADER_FLAG_CLASSIC_HEADER}), their event-class (or kernel group)
- * GUID as provider id, and their class type / hook type as opcode; the 32/64-bit header flag is set from the
- * record's pointer size.
- * Flyweight: not thread-safe; {@link #of(EtlRecordView)} re-points it, and it is valid only as long as the
+ * Presents the .etl reader's current record ({@link EtlRecordView}) as a {@link RawEventRecord} (an
+ * {@code EVENT_RECORD}), the input of {@code org.etw4j.consumer.decode.EventDecoder} and of
+ * {@code EventStream}'s records, the way ProcessTrace would: EVENT_HEADER records with their stored flags;
+ * WPP messages (MESSAGE_TRACE_HEADER) with {@code EVENT_HEADER_FLAG_TRACE_MESSAGE}; every other header (kernel
+ * SYSTEM and PERFINFO, classic EVENT_TRACE and instance records) with {@code EVENT_HEADER_FLAG_CLASSIC_HEADER},
+ * their event-class (or kernel group) GUID as provider id and their class type / hook type as opcode.
+ * Timestamps are FILETIME. No 32/64-bit header flag is added ({@link #pointerSize()} says it), so a record read
+ * back from a file has the flags the live consumer saw.
+ *
+ * <p>Flyweight: not thread-safe; {@link #of(EtlRecordView)} re-points it, and it is valid only as long as the
  * view it wraps (until the cursor advances). Reading allocates nothing except the buffer slices
  * {@link #userData()} and {@link #extendedData(int)} return.
  */
@@ -25,6 +28,11 @@ public final class EtlRecordEvent implements RawEventRecord {
         return this;
     }
 
+    /** The view this adapter presents. */
+    public EtlRecordView view() {
+        return v();
+    }
+
     private EtlRecordView v() {
         if (v == null) {
             throw new IllegalStateException("no record: call of(view) first");
@@ -35,11 +43,11 @@ public final class EtlRecordEvent implements RawEventRecord {
     @Override
     public int flags() {
         EtlRecordView r = v();
-        int bitness = r.pointerSize() == 4 ? EventHeaderLayout.FLAG_32_BIT_HEADER : EventHeaderLayout.FLAG_64_BIT_HEADER;
-        if (r.kind() != HeaderKind.EVENT_HEADER) {
-            return EventHeaderLayout.FLAG_CLASSIC_HEADER | bitness;
-        }
-        return r.headerFlags() | bitness;
+        return switch (r.kind()) {
+            case EVENT_HEADER -> r.headerFlags();
+            case MESSAGE_TRACE_HEADER -> EventHeaderLayout.FLAG_TRACE_MESSAGE;
+            default -> EventHeaderLayout.FLAG_CLASSIC_HEADER;
+        };
     }
 
     @Override
@@ -74,7 +82,7 @@ public final class EtlRecordEvent implements RawEventRecord {
     }
 
     @Override
-    public org.etw4j.Guid providerId() {
+    public Guid providerId() {
         return v().providerId();
     }
 
@@ -156,6 +164,13 @@ public final class EtlRecordEvent implements RawEventRecord {
     @Override
     public ByteBuffer extendedData(int index) {
         return v().extendedData(index);
+    }
+
+    @Override
+    public ByteBuffer extendedDataOfType(int type) {
+        EtlRecordView r = v();
+        int i = r.findExtendedData(type);
+        return i < 0 ? null : r.extendedData(i);
     }
 
     @Override

@@ -1,0 +1,13 @@
+/**
+ * etw4j samples: the {@code etw} command line ({@code org.etw4j.samples.cli}: demo, guid, summary, dump, record,
+ * live) over the etw4j API and consumer. The Windows backend is found as a service at run time (etw-api
+ * {@code uses} it), so this module does not require native-bindings.
+ */
+module org.etw4j.samples {
+    requires org.etw4j.api;
+    requires org.etw4j.consumer;
+    requires info.picocli;
+
+    // picocli reads and sets the commands' annotated fields and creates their mixins and providers by reflection.
+    opens org.etw4j.samples.cli to info.picocli;
+}
