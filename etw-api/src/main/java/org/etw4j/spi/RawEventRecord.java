@@ -108,6 +108,11 @@ public interface RawEventRecord {
     /** Length of the user data in bytes. */
     int userDataLength();
 
+    /** An owned copy of this record, valid after the callback (a view is not). */
+    default RawEventRecord copy() {
+        return RecordSnapshot.of(this);
+    }
+
     /** The data of the first extended item of {@code type}, or null. */
     default ByteBuffer extendedDataOfType(int type) {
         for (int i = 0, n = extendedDataCount(); i < n; i++) {

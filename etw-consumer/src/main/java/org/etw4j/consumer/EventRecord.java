@@ -118,7 +118,7 @@ public final class EventRecord {
 
     /** A copy of a live record, made on the delivery thread to cross a queue. */
     static EventRecord copyOf(RawEventRecord r, RecordDecoding decoding) {
-        return new EventRecord(decoding, CopiedEvent.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
+        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
     }
 
     // ------------------------------------------------------------------------------------------ lifetime
@@ -128,7 +128,7 @@ public final class EventRecord {
         if (copy) {
             return this;
         }
-        return new EventRecord(decoding, CopiedEvent.of(raw), kind, rawTimestamp, fileTime, decoded, tlSchema, tlLooked);
+        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), kind, rawTimestamp, fileTime, decoded, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */

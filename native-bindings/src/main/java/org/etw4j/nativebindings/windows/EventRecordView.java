@@ -244,6 +244,6 @@ public final class EventRecordView implements RawEventRecord {
 
     /** A copy of the record that stays valid after the callback (on heap; immutable). */
     public RawEventRecord copy() {
-        return EventRecordCopy.of(this);
+        return org.etw4j.spi.RecordSnapshot.of(this);
     }
 }

@@ -1,16 +1,16 @@
-package org.etw4j.consumer;
+package org.etw4j.spi;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * An owned snapshot of a {@link RawEventRecord}: header values plus one array holding the extended data items
- * and the user data (one allocation for all the bytes).
+ * and the user data (one allocation for all the bytes). What {@link RawEventRecord#copy()} returns: views are
+ * valid only during their callback, a snapshot forever.
  *
  * <p>Immutable after construction; thread-safe; the buffers it returns are fresh read-only views.
  */
-final class CopiedEvent implements RawEventRecord {
+public final class RecordSnapshot implements RawEventRecord {
     private static final int[] NO_INTS = new int[0];
 
     private final int flags;
@@ -19,6 +19,7 @@ final class CopiedEvent implements RawEventRecord {
     private final int processId;
     private final long timestamp;
     private final boolean rawTimestamp;
+    private final long storedTimestamp;
     private final long providerMsb;
     private final long providerLsb;
     private final int id;
@@ -40,13 +41,14 @@ final class CopiedEvent implements RawEventRecord {
     private final byte[] bytes;
     private final int userOffset;
 
-    private CopiedEvent(RawEventRecord r) {
+    private RecordSnapshot(RawEventRecord r) {
         flags = r.flags();
         eventProperty = r.eventProperty();
         threadId = r.threadId();
         processId = r.processId();
         timestamp = r.timestamp();
         rawTimestamp = r.isRawTimestamp();
+        storedTimestamp = r.rawTimestamp();
         providerMsb = r.providerIdMsb();
         providerLsb = r.providerIdLsb();
         id = r.id();
@@ -88,8 +90,9 @@ final class CopiedEvent implements RawEventRecord {
         user.get(user.position(), bytes, p, user.remaining());
     }
 
-    static CopiedEvent of(RawEventRecord r) {
-        return r instanceof CopiedEvent c ? c : new CopiedEvent(r);
+    /** A snapshot of {@code r} (itself when it already is one). */
+    public static RecordSnapshot of(RawEventRecord r) {
+        return r instanceof RecordSnapshot c ? c : new RecordSnapshot(r);
     }
 
     @Override
@@ -115,6 +118,11 @@ final class CopiedEvent implements RawEventRecord {
     @Override
     public long timestamp() {
         return timestamp;
+    }
+
+    @Override
+    public long rawTimestamp() {
+        return storedTimestamp;
     }
 
     @Override
