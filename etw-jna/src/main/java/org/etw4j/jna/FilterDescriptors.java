@@ -1,11 +1,9 @@
 package org.etw4j.jna;
 
 import com.sun.jna.Pointer;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.controller.EventFilter;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.spi.FilterData;
 
 /**
@@ -13,9 +11,8 @@ import org.etw4j.spi.FilterData;
  *
  * <p>Stateless; thread-safe. Seed 000: the descriptor "contains a filter from each session that specified
  * filter data" and is valid only during the callback, so everything is copied. How several sessions' filters
- * share one descriptor is documented for schematized filters (Microsoft's EVENT_FILTER_HEADER page): each block
- * starts with a 24-byte EVENT_FILTER_HEADER (u16 Id, u8 Version, 5 reserved bytes, u64 InstanceId set by ETW,
- * u32 Size of header and data, u32 NextOffset to the next header, 0 for the last). So:
+ * share one descriptor is documented for schematized filters (Microsoft's EVENT_FILTER_HEADER page): a chain of
+ * blocks each starting with an EVENT_FILTER_HEADER, read by {@link FilterHeaderChain}. So:
  * <ul>
  *   <li>no descriptor, a null Ptr or a zero Size: no filters;</li>
  *   <li>type {@code EVENT_FILTER_TYPE_SCHEMATIZED} whose bytes form a well-formed header chain: one
@@ -27,8 +24,6 @@ import org.etw4j.spi.FilterData;
  * for them).
  */
 final class FilterDescriptors {
-    /** sizeof(EVENT_FILTER_HEADER). */
-    static final int HEADER_BYTES = 24;
     /**
      * Most filter bytes copied from one notification: MAX_EVENT_FILTER_DATA_SIZE (1024) for each of the 64
      * sessions ETW runs at most, with their headers, fits well below this; a larger Size is taken as corrupt.
@@ -59,39 +54,11 @@ final class FilterDescriptors {
         }
         byte[] bytes = new Pointer(ptr).getByteArray(0, size);
         if (type == EventFilter.TYPE_SCHEMATIZED) {
-            List<FilterData> blocks = splitHeaderChain(bytes);
+            List<FilterData> blocks = FilterHeaderChain.split(bytes);
             if (blocks != null) {
                 return blocks;
             }
         }
         return List.of(new FilterData(type, bytes));
-    }
-
-    /** The blocks of a well-formed EVENT_FILTER_HEADER chain, or null if {@code bytes} is not one. */
-    static List<FilterData> splitHeaderChain(byte[] bytes) {
-        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        List<FilterData> out = new ArrayList<>();
-        long at = 0;
-        while (true) {
-            if (at + HEADER_BYTES > bytes.length) {
-                return null;
-            }
-            int start = (int) at;
-            long blockSize = b.getInt(start + 16) & 0xFFFF_FFFFL;
-            long next = b.getInt(start + 20) & 0xFFFF_FFFFL;
-            if (blockSize < HEADER_BYTES || at + blockSize > bytes.length) {
-                return null;
-            }
-            byte[] data = new byte[(int) blockSize - HEADER_BYTES];
-            System.arraycopy(bytes, start + HEADER_BYTES, data, 0, data.length);
-            out.add(new FilterData(EventFilter.TYPE_SCHEMATIZED, data));
-            if (next == 0) {
-                return out;
-            }
-            if (next < blockSize) {
-                return null; // blocks never overlap
-            }
-            at += next;
-        }
     }
 }

@@ -4,15 +4,13 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import java.lang.ref.Reference;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
 import org.etw4j.jna.internal.Advapi32;
 import org.etw4j.provider.EventData;
+import org.etw4j.spi.CloseGate;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
@@ -26,19 +24,15 @@ import org.etw4j.spi.ProviderRegistration;
  * handle is never used after EventUnregister); no call of the provider's callback is running or will start
  * (notifications already past their check are waited for, except one running on the closing thread itself,
  * so a callback may close its own provider); and only then does the registry drop its strong reference.
- * The in-flight counts cost one uncontended {@link LongAdder} increment per write.
+ * The protocol is a {@link CloseGate}: one uncontended LongAdder increment and decrement per write.
  */
 final class JnaRegistration implements ProviderRegistration {
     private final JnaBackend backend;
     private final Guid providerId;
     private final EnableCallback callback;
     private final long id;
-    private final LongAdder writesInFlight = new LongAdder();
-    private final AtomicInteger deliveriesInFlight = new AtomicInteger();
-    /** Deliveries of this registration running on the current thread (a callback closing its own provider). */
-    private final ThreadLocal<int[]> deliveriesOnThisThread = ThreadLocal.withInitial(() -> new int[1]);
+    private final CloseGate gate = new CloseGate();
     private volatile long handle;
-    private volatile boolean closed;
 
     private JnaRegistration(JnaBackend backend, Guid providerId, EnableCallback callback, long id) {
         this.backend = backend;
@@ -70,7 +64,7 @@ final class JnaRegistration implements ProviderRegistration {
                 r.handle = regHandle.getLong(0);
             }
         } catch (RuntimeException | Error e) {
-            r.closed = true;
+            r.gate.markClosed();
             registry.remove(id);
             throw e;
         } finally {
@@ -78,7 +72,7 @@ final class JnaRegistration implements ProviderRegistration {
             Reference.reachabilityFence(regHandle);
         }
         if (status != 0) {
-            r.closed = true;
+            r.gate.markClosed();
             registry.remove(id);
             throw new EtwException("EventRegister", status, "provider " + providerId);
         }
@@ -101,19 +95,18 @@ final class JnaRegistration implements ProviderRegistration {
     }
 
     boolean isClosed() {
-        return closed;
+        return gate.isClosed();
     }
 
     @Override
     public int setInformation(int informationClass, byte[] data) {
-        writesInFlight.increment();
+        if (!gate.enterWrite()) {
+            return Win32Error.ERROR_INVALID_HANDLE.code();
+        }
         try {
-            if (closed) {
-                return Win32Error.ERROR_INVALID_HANDLE.code();
-            }
             return WriteStaging.forThisThread().setInformation(handle, informationClass, data);
         } finally {
-            writesInFlight.decrement();
+            gate.exitWrite();
         }
     }
 
@@ -122,16 +115,15 @@ final class JnaRegistration implements ProviderRegistration {
         if (descriptor == null || data == null) {
             return Win32Error.ERROR_INVALID_PARAMETER.code();
         }
-        writesInFlight.increment();
+        if (!gate.enterWrite()) {
+            return Win32Error.ERROR_INVALID_HANDLE.code();
+        }
         try {
-            if (closed) {
-                return Win32Error.ERROR_INVALID_HANDLE.code();
-            }
             return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (seed 002)
         } finally {
-            writesInFlight.decrement();
+            gate.exitWrite();
         }
     }
 
@@ -140,14 +132,11 @@ final class JnaRegistration implements ProviderRegistration {
      * to the provider's callback. Never throws: failures are recorded on the backend.
      */
     void onNativeNotification(Pointer sourceId, int controlCode, int level, long any, long all, Pointer filterData) {
-        int[] onThisThread = deliveriesOnThisThread.get();
-        deliveriesInFlight.incrementAndGet();
-        onThisThread[0]++;
+        if (!gate.enterNotification()) {
+            backend.countIgnoredAfterClose();
+            return;
+        }
         try {
-            if (closed) {
-                backend.countIgnoredAfterClose();
-                return;
-            }
             Guid source = sourceId == null ? Guid.NULL : Guid.readFrom(sourceId.getByteArray(0, Guid.BYTES), 0);
             List<FilterData> filters;
             try {
@@ -160,45 +149,25 @@ final class JnaRegistration implements ProviderRegistration {
         } catch (Throwable t) {
             backend.recordCallbackFailure(new CallbackFailure(providerId, controlCode, t));
         } finally {
-            onThisThread[0]--;
-            deliveriesInFlight.decrementAndGet();
+            gate.exitNotification();
         }
     }
 
     /** {@code EventUnregister}; idempotent; see the class comment for what holds when it returns. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!gate.markClosed()) {
+            return;
         }
-        int own = deliveriesOnThisThread.get()[0];
-        awaitQuiet(own);
+        int own = gate.notificationsOnThisThread();
+        gate.awaitQuiet(own);
         Advapi32.EventUnregister(handle);
-        awaitQuiet(own);
+        gate.awaitQuiet(own);
         ProviderRegistry.INSTANCE.remove(id);
-    }
-
-    /**
-     * Waits until no write and no delivery (other than {@code own} on this thread) is past its closed check.
-     * Each increments its counter before reading {@code closed} and this runs after writing it (all volatile or
-     * atomic), so any operation not counted here will see {@code closed} and turn back.
-     */
-    private void awaitQuiet(int own) {
-        int spins = 0;
-        while (writesInFlight.sum() != 0 || deliveriesInFlight.get() > own) {
-            if (++spins < 1_000) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
-        }
     }
 
     @Override
     public String toString() {
-        return "JnaRegistration[" + providerId + ", context " + id + (closed ? ", closed" : "") + "]";
+        return "JnaRegistration[" + providerId + ", context " + id + (gate.isClosed() ? ", closed" : "") + "]";
     }
 }

@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.spi.FilterData;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class FilterDescriptorsTest {
         List<FilterData> given = List.of(new FilterData(EventFilter.TYPE_SCHEMATIZED, "from-a".getBytes(StandardCharsets.UTF_8)),
                 new FilterData(EventFilter.TYPE_SCHEMATIZED, new byte[0]),
                 new FilterData(EventFilter.TYPE_SCHEMATIZED, "third session".getBytes(StandardCharsets.UTF_8)));
-        byte[] chain = SimEngine.headerChain(given); // blocks padded to 8 bytes, NextOffset past the padding
+        byte[] chain = FilterHeaderChain.encode(given); // blocks padded to 8 bytes, NextOffset past the padding
         assertEquals(given, FilterDescriptors.decode(descriptor(chain, EventFilter.TYPE_SCHEMATIZED)));
     }
 
@@ -78,7 +79,7 @@ class FilterDescriptorsTest {
         byte[] overlapping = new byte[56];
         ByteBuffer o = ByteBuffer.wrap(overlapping).order(ByteOrder.LITTLE_ENDIAN);
         o.putInt(16, 32).putInt(20, 8); // NextOffset inside its own block
-        assertNull(FilterDescriptors.splitHeaderChain(overlapping));
+        assertNull(FilterHeaderChain.split(overlapping));
     }
 
     @Test

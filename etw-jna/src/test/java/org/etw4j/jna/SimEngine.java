@@ -12,6 +12,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
 import org.etw4j.controller.EventFilter;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.provider.EnableState;
 import org.etw4j.provider.EventData;
 import org.etw4j.sim.SimulatedBackend;
@@ -288,7 +289,7 @@ final class SimEngine {
             bytes = filters.get(0).data();
             type = filters.get(0).type();
         } else {
-            bytes = headerChain(filters);
+            bytes = FilterHeaderChain.encode(filters);
             type = EventFilter.TYPE_SCHEMATIZED;
         }
         Memory data = new Memory(Math.max(1, bytes.length));
@@ -300,33 +301,6 @@ final class SimEngine {
         keepAlive.add(data);
         keepAlive.add(descriptor);
         return descriptor;
-    }
-
-    static byte[] headerChain(List<FilterData> filters) {
-        int total = 0;
-        List<Integer> starts = new ArrayList<>();
-        for (FilterData f : filters) {
-            starts.add(total);
-            total += align8(FilterDescriptors.HEADER_BYTES + f.size());
-        }
-        byte[] out = new byte[total];
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < filters.size(); i++) {
-            FilterData f = filters.get(i);
-            int at = starts.get(i);
-            int size = FilterDescriptors.HEADER_BYTES + f.size();
-            b.putShort(at, (short) 0);          // Id
-            b.put(at + 2, (byte) 0);             // Version
-            b.putLong(at + 8, i + 1);            // InstanceId
-            b.putInt(at + 16, size);             // Size
-            b.putInt(at + 20, i == filters.size() - 1 ? 0 : align8(size)); // NextOffset
-            System.arraycopy(f.data(), 0, out, at + FilterDescriptors.HEADER_BYTES, f.size());
-        }
-        return out;
-    }
-
-    private static int align8(int n) {
-        return (n + 7) & ~7;
     }
 
     /** One provider registered through the stand-in: its native callback and context, its simulator registration. */

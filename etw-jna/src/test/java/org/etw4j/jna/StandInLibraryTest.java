@@ -11,6 +11,7 @@ import org.etw4j.Win32Error;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.sim.SimulatedBackend;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +43,7 @@ class StandInLibraryTest {
         assertEquals(16, lib.EtwStandIn_SizeOf("EVENT_DESCRIPTOR"));
         assertEquals(16, lib.EtwStandIn_SizeOf("EVENT_DATA_DESCRIPTOR"));
         assertEquals(16, lib.EtwStandIn_SizeOf("EVENT_FILTER_DESCRIPTOR"));
-        assertEquals(FilterDescriptors.HEADER_BYTES, lib.EtwStandIn_SizeOf("EVENT_FILTER_HEADER"));
+        assertEquals(FilterHeaderChain.HEADER_BYTES, lib.EtwStandIn_SizeOf("EVENT_FILTER_HEADER"));
         assertEquals(0, lib.EtwStandIn_SizeOf("NO_SUCH_STRUCT"));
         assertEquals(WriteStaging.BLOCK_DESCRIPTOR_BYTES, lib.EtwStandIn_SizeOf("EVENT_DATA_DESCRIPTOR"));
     }

@@ -2,13 +2,10 @@ package org.etw4j.nativebindings.windows;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.controller.EventFilter;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
-import org.etw4j.nativebindings.generated._EVENT_FILTER_HEADER;
 import org.etw4j.spi.FilterData;
 
 /**
@@ -19,15 +16,12 @@ import org.etw4j.spi.FilterData;
  * <p>Stateless; thread-safe. How several sessions share the one descriptor is documented for schematized filter
  * data (Microsoft Learn, "EVENT_FILTER_HEADER structure (evntprov.h)"): one block per session, each starting
  * with an {@code EVENT_FILTER_HEADER} whose {@code Size} covers header and data and whose {@code NextOffset}
- * leads to the next block (0 ends the chain). So a {@code EVENT_FILTER_TYPE_SCHEMATIZED} descriptor whose bytes
- * form such a chain gives one value per block (the data after each header); anything else gives one value with
+ * leads to the next block (0 ends the chain); {@link FilterHeaderChain} reads it. So a
+ * {@code EVENT_FILTER_TYPE_SCHEMATIZED} descriptor whose bytes form such a chain gives one value per block (the data after each header); anything else gives one value with
  * the descriptor's type and bytes as they are. Not verified on Windows: whether ETW chains even a single
  * session's schematized data (both forms are accepted); the headers' Id, Version and InstanceId are dropped.
  */
 final class EnableFilterData {
-    private static final long HEADER_BYTES = _EVENT_FILTER_HEADER.layout().byteSize();
-    private static final long HEADER_SIZE = _EVENT_FILTER_HEADER.Size$offset();
-    private static final long HEADER_NEXT = _EVENT_FILTER_HEADER.NextOffset$offset();
     /** More filter data than 64 sessions x 1 KB (with headers) can give is taken as corrupt. */
     static final int MAX_BYTES = 1 << 20;
 
@@ -51,38 +45,11 @@ final class EnableFilterData {
         }
         byte[] bytes = MemorySegment.ofAddress(ptr).reinterpret(size).toArray(ValueLayout.JAVA_BYTE);
         if (type == EventFilter.TYPE_SCHEMATIZED) {
-            List<FilterData> chain = headerChain(bytes);
+            List<FilterData> chain = FilterHeaderChain.split(bytes);
             if (chain != null) {
                 return chain;
             }
         }
         return List.of(new FilterData(type, bytes));
-    }
-
-    /** The blocks of a well-formed EVENT_FILTER_HEADER chain, or null when {@code bytes} is not one. */
-    static List<FilterData> headerChain(byte[] bytes) {
-        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        List<FilterData> out = new ArrayList<>();
-        long at = 0;
-        while (true) {
-            if (at + HEADER_BYTES > bytes.length) {
-                return null;
-            }
-            long blockSize = Integer.toUnsignedLong(b.getInt((int) (at + HEADER_SIZE)));
-            long next = Integer.toUnsignedLong(b.getInt((int) (at + HEADER_NEXT)));
-            if (blockSize < HEADER_BYTES || at + blockSize > bytes.length) {
-                return null;
-            }
-            byte[] data = new byte[(int) (blockSize - HEADER_BYTES)];
-            System.arraycopy(bytes, (int) (at + HEADER_BYTES), data, 0, data.length);
-            out.add(new FilterData(EventFilter.TYPE_SCHEMATIZED, data));
-            if (next == 0) {
-                return out;
-            }
-            if (next < blockSize) {
-                return null; // blocks never overlap
-            }
-            at += next;
-        }
     }
 }

@@ -4,14 +4,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated.PENABLECALLBACK;
 import org.etw4j.provider.EventData;
+import org.etw4j.spi.CloseGate;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
@@ -24,7 +22,8 @@ import org.etw4j.spi.ProviderRegistration;
  * is idempotent; when it returns: the registry no longer knows the id (a late notification finds nothing and is
  * ignored); no write still uses the handle (writes after close return ERROR_INVALID_HANDLE without a native
  * call, writes already past that check are waited for); EventUnregister has returned; no notification is still
- * running in Java (except one on the closing thread itself); and only then is the stub's arena closed. A
+ * running in Java (except one on the closing thread itself; the protocol is a {@link CloseGate}); and only then
+ * is the stub's arena closed. A
  * provider closed from inside its own enable callback cannot free the stub the thread is still executing: its
  * arena is then left open (a few hundred bytes until JVM exit), never closed under a running callback.
  *
@@ -45,11 +44,8 @@ final class FfmProviderRegistration implements ProviderRegistration {
     private final EnableCallback callback;
     private final long id;
     private final Arena arena = Arena.ofShared();
-    private final LongAdder writesInFlight = new LongAdder();
-    private final AtomicInteger notificationsInFlight = new AtomicInteger();
-    private final ThreadLocal<int[]> notificationsOnThisThread = ThreadLocal.withInitial(() -> new int[1]);
+    private final CloseGate gate = new CloseGate();
     private volatile long handle;
-    private volatile boolean closed;
 
     private FfmProviderRegistration(WindowsBackend backend, Guid providerId, EnableCallback callback) {
         this.backend = backend;
@@ -90,7 +86,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
 
     /** Registration failed: nothing native refers to the stub, so it can go at once. */
     private void abandon() {
-        closed = true;
+        gate.markClosed();
         REGISTRY.remove(id);
         arena.close();
     }
@@ -112,13 +108,10 @@ final class FfmProviderRegistration implements ProviderRegistration {
     }
 
     private void onNotification(MemorySegment sourceId, int code, int level, long any, long all, MemorySegment filterData) {
-        int[] onThisThread = notificationsOnThisThread.get();
-        notificationsInFlight.incrementAndGet();
-        onThisThread[0]++;
+        if (!gate.enterNotification()) {
+            return;
+        }
         try {
-            if (closed) {
-                return;
-            }
             Guid source = NativeGuids.readPointer(sourceId, Guid.NULL);
             List<FilterData> filters;
             try {
@@ -131,8 +124,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
         } catch (Throwable t) {
             backend.failures().record(UPCALL, providerId.toString(), t);
         } finally {
-            onThisThread[0]--;
-            notificationsInFlight.decrementAndGet();
+            gate.exitNotification();
         }
     }
 
@@ -148,18 +140,17 @@ final class FfmProviderRegistration implements ProviderRegistration {
 
     @Override
     public int setInformation(int informationClass, byte[] data) {
-        writesInFlight.increment();
+        if (!gate.enterWrite()) {
+            return Win32Errors.ERROR_INVALID_HANDLE;
+        }
         try {
-            if (closed) {
-                return Win32Errors.ERROR_INVALID_HANDLE;
-            }
             try (Arena call = Arena.ofConfined()) {
                 MemorySegment info = data == null || data.length == 0 ? MemorySegment.NULL
                         : call.allocateFrom(ValueLayout.JAVA_BYTE, data);
                 return EtwNative.EventSetInformation(handle, informationClass, info, data == null ? 0 : data.length);
             }
         } finally {
-            writesInFlight.decrement();
+            gate.exitWrite();
         }
     }
 
@@ -168,37 +159,33 @@ final class FfmProviderRegistration implements ProviderRegistration {
         if (descriptor == null || data == null) {
             return Win32Errors.ERROR_INVALID_PARAMETER;
         }
-        writesInFlight.increment();
+        if (!gate.enterWrite()) {
+            return Win32Errors.ERROR_INVALID_HANDLE;
+        }
         try {
-            if (closed) {
-                return Win32Errors.ERROR_INVALID_HANDLE;
-            }
             return WriteBuffers.current().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
         } finally {
-            writesInFlight.decrement();
+            gate.exitWrite();
         }
     }
 
     boolean isClosed() {
-        return closed;
+        return gate.isClosed();
     }
 
     /** {@code EventUnregister}; idempotent; see the class comment for what holds when it returns. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!gate.markClosed()) {
+            return;
         }
         REGISTRY.remove(id);
-        int own = notificationsOnThisThread.get()[0];
-        awaitQuiet(own);
+        int own = gate.notificationsOnThisThread();
+        gate.awaitQuiet(own);
         int status = EtwNative.EventUnregister(handle);
-        awaitQuiet(own);
+        gate.awaitQuiet(own);
         if (own == 0) {
             arena.close();
         } else {
@@ -211,23 +198,8 @@ final class FfmProviderRegistration implements ProviderRegistration {
         backend.failures().reportPending();
     }
 
-    /**
-     * Waits until no write and no notification (other than {@code own} on this thread) is past its closed
-     * check. Each increments its counter before reading {@code closed}, and this runs after setting it.
-     */
-    private void awaitQuiet(int own) {
-        int spins = 0;
-        while (writesInFlight.sum() != 0 || notificationsInFlight.get() > own) {
-            if (++spins < 1_000) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
-        }
-    }
-
     @Override
     public String toString() {
-        return "FfmProviderRegistration[" + providerId + ", context " + id + (closed ? ", closed" : "") + "]";
+        return "FfmProviderRegistration[" + providerId + ", context " + id + (gate.isClosed() ? ", closed" : "") + "]";
     }
 }

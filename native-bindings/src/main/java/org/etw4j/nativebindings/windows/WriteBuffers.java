@@ -3,7 +3,7 @@ package org.etw4j.nativebindings.windows;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.format.EventHeaderLayout;
@@ -35,7 +35,22 @@ final class WriteBuffers {
     private static final long DD_SIZE = _EVENT_DATA_DESCRIPTOR.Size$offset();
     /** The ULONG {@code Reserved}, in the SDK a union whose first byte is {@code Type} (EVENT_DATA_DESCRIPTOR_TYPE_*). */
     private static final long DD_TYPE_WORD = _EVENT_DATA_DESCRIPTOR.Reserved$offset();
+    private static final long KEYWORD = _EVENT_DESCRIPTOR.Keyword$offset();
     private static final int INITIAL_STAGING = 1024;
+
+    static {
+        // The packed stores below assume the SDK layout (Windows is little-endian) with Size and the Type word
+        // adjacent; checked once here against the generated layouts rather than assumed silently.
+        boolean packable = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+                && _EVENT_DESCRIPTOR.Id$offset() == 0 && _EVENT_DESCRIPTOR.Version$offset() == 2
+                && _EVENT_DESCRIPTOR.Channel$offset() == 3 && _EVENT_DESCRIPTOR.Level$offset() == 4
+                && _EVENT_DESCRIPTOR.Opcode$offset() == 5 && _EVENT_DESCRIPTOR.Task$offset() == 6
+                && KEYWORD == 8 && DESCRIPTOR_BYTES == 16
+                && DD_SIZE % 8 == 0 && DD_TYPE_WORD == DD_SIZE + 4 && DD_PTR % 8 == 0 && DATA_DESCRIPTOR_BYTES == 16;
+        if (!packable) {
+            throw new IllegalStateException("EVENT_DESCRIPTOR / EVENT_DATA_DESCRIPTOR layout differs from the SDK's");
+        }
+    }
 
     private static final ThreadLocal<WriteBuffers> CURRENT = ThreadLocal.withInitial(WriteBuffers::new);
 
@@ -45,7 +60,6 @@ final class WriteBuffers {
     private final MemorySegment relatedActivityId;
     private final MemorySegment dataDescriptors;
     private MemorySegment staging;
-    private ByteBuffer stagingBytes;
 
     private WriteBuffers() {
         MemorySegment fixed = arena.allocate(DESCRIPTOR_BYTES + 2 * NativeGuids.BYTES + MAX_BLOCKS * DATA_DESCRIPTOR_BYTES, 8);
@@ -80,24 +94,21 @@ final class WriteBuffers {
         if (total > staging.byteSize()) {
             growStaging((int) total);
         }
-        long base = staging.address();
-        int at = 0;
+        MemorySegment stage = staging;
+        MemorySegment dds = dataDescriptors;
+        long base = stage.address();
+        long at = 0;
+        long dd = 0;
         for (int i = 0; i < count; i++) {
             int length = data.length(i);
-            stagingBytes.put(at, data.array(i), data.offset(i), length);
-            long dd = i * DATA_DESCRIPTOR_BYTES;
-            dataDescriptors.set(ValueLayout.JAVA_LONG, dd + DD_PTR, base + at);
-            dataDescriptors.set(ValueLayout.JAVA_INT, dd + DD_SIZE, length);
-            dataDescriptors.set(ValueLayout.JAVA_INT, dd + DD_TYPE_WORD, data.type(i) & 0xFF);
+            MemorySegment.copy(data.array(i), data.offset(i), stage, ValueLayout.JAVA_BYTE, at, length);
+            dds.set(ValueLayout.JAVA_LONG, dd + DD_PTR, base + at);
+            dds.set(ValueLayout.JAVA_LONG, dd + DD_SIZE, sizeAndType(length, data.type(i)));
             at += length;
+            dd += DATA_DESCRIPTOR_BYTES;
         }
-        _EVENT_DESCRIPTOR.Id(descriptor, (short) d.id());
-        _EVENT_DESCRIPTOR.Version(descriptor, (byte) d.version());
-        _EVENT_DESCRIPTOR.Channel(descriptor, (byte) d.channel());
-        _EVENT_DESCRIPTOR.Level(descriptor, (byte) d.level());
-        _EVENT_DESCRIPTOR.Opcode(descriptor, (byte) d.opcode());
-        _EVENT_DESCRIPTOR.Task(descriptor, (short) d.task());
-        _EVENT_DESCRIPTOR.Keyword(descriptor, d.keyword());
+        descriptor.set(ValueLayout.JAVA_LONG, 0, descriptorLow(d));
+        descriptor.set(ValueLayout.JAVA_LONG, KEYWORD, d.keyword());
         MemorySegment act = MemorySegment.NULL; // NULL: ETW uses the thread's activity id
         if (activity != null) {
             NativeGuids.write(activityId, 0, activity);
@@ -109,7 +120,28 @@ final class WriteBuffers {
             rel = relatedActivityId;
         }
         return EtwNative.EventWriteTransfer(regHandle, descriptor, act, rel, count,
-                count == 0 ? MemorySegment.NULL : dataDescriptors);
+                count == 0 ? MemorySegment.NULL : dds);
+    }
+
+    /**
+     * The first 8 bytes of an {@code EVENT_DESCRIPTOR} (u16 Id, u8 Version, u8 Channel, u8 Level, u8 Opcode, u16
+     * Task), as one little-endian long: one store instead of six.
+     */
+    static long descriptorLow(EventDescriptor d) {
+        return (d.id() & 0xFFFFL)
+                | (d.version() & 0xFFL) << 16
+                | (d.channel() & 0xFFL) << 24
+                | (d.level() & 0xFFL) << 32
+                | (d.opcode() & 0xFFL) << 40
+                | (d.task() & 0xFFFFL) << 48;
+    }
+
+    /**
+     * The 8 bytes of an {@code EVENT_DATA_DESCRIPTOR} after its Ptr (u32 Size, then the u32 Reserved whose low
+     * byte is Type) as one little-endian long.
+     */
+    static long sizeAndType(int length, int type) {
+        return Integer.toUnsignedLong(length) | (type & 0xFFL) << 32;
     }
 
     private void growStaging(int atLeast) {
@@ -118,6 +150,5 @@ final class WriteBuffers {
             size *= 2;
         }
         staging = arena.allocate(Math.min(size, Math.max(atLeast, MAX_EVENT_BYTES)), 8);
-        stagingBytes = staging.asByteBuffer();
     }
 }

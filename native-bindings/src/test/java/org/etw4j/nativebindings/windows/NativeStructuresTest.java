@@ -24,7 +24,9 @@ import org.etw4j.controller.EventFilter;
 import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.PayloadPredicate;
 import org.etw4j.controller.SessionConfig;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
+import org.etw4j.nativebindings.generated._EVENT_FILTER_HEADER;
 import org.etw4j.spi.FilterData;
 import org.junit.jupiter.api.Test;
 
@@ -135,12 +137,22 @@ class NativeStructuresTest {
         b.put(24, (byte) 'a');
         b.putInt(32 + 16, 24 + 3).putInt(32 + 20, 0);     // block 2: 3 data bytes, last
         b.put(32 + 24, (byte) 'b');
-        List<FilterData> out = EnableFilterData.headerChain(chain);
+        List<FilterData> out = FilterHeaderChain.split(chain);
         assertEquals(2, out.size());
         assertEquals(5, out.get(0).size());
         assertEquals('a', out.get(0).data()[0]);
         assertEquals(3, out.get(1).size());
         assertEquals('b', out.get(1).data()[0]);
-        assertNull(EnableFilterData.headerChain(new byte[10]), "too short for a header: not a chain");
+        assertNull(FilterHeaderChain.split(new byte[10]), "too short for a header: not a chain");
+    }
+
+    @Test
+    void theSharedFilterHeaderLayoutAgreesWithTheGeneratedStruct() {
+        assertEquals(FilterHeaderChain.HEADER_BYTES, _EVENT_FILTER_HEADER.layout().byteSize());
+        assertEquals(FilterHeaderChain.ID, _EVENT_FILTER_HEADER.Id$offset());
+        assertEquals(FilterHeaderChain.VERSION, _EVENT_FILTER_HEADER.Version$offset());
+        assertEquals(FilterHeaderChain.INSTANCE_ID, _EVENT_FILTER_HEADER.InstanceId$offset());
+        assertEquals(FilterHeaderChain.SIZE, _EVENT_FILTER_HEADER.Size$offset());
+        assertEquals(FilterHeaderChain.NEXT_OFFSET, _EVENT_FILTER_HEADER.NextOffset$offset());
     }
 }

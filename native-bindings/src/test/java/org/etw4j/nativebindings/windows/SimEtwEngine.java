@@ -35,13 +35,13 @@ import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated._ENABLE_TRACE_PARAMETERS;
 import org.etw4j.nativebindings.generated._ETW_BUFFER_CONTEXT;
 import org.etw4j.nativebindings.generated._EVENT_DATA_DESCRIPTOR;
 import org.etw4j.nativebindings.generated._EVENT_DESCRIPTOR;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
-import org.etw4j.nativebindings.generated._EVENT_FILTER_HEADER;
 import org.etw4j.nativebindings.generated._EVENT_HEADER;
 import org.etw4j.nativebindings.generated._EVENT_RECORD;
 import org.etw4j.nativebindings.generated._EVENT_TRACE_LOGFILEW;
@@ -419,26 +419,11 @@ final class SimEtwEngine {
             _EVENT_FILTER_DESCRIPTOR.Type(d, f.type());
             return d;
         }
-        long header = _EVENT_FILTER_HEADER.layout().byteSize();
-        long total = 0;
-        for (FilterData f : filters) {
-            total += align8(header + f.size());
-        }
-        MemorySegment chain = a.allocate(total, 8);
-        chain.fill((byte) 0);
-        long at = 0;
-        for (int i = 0; i < filters.size(); i++) {
-            FilterData f = filters.get(i);
-            MemorySegment block = chain.asSlice(at);
-            long blockSize = header + f.size();
-            _EVENT_FILTER_HEADER.InstanceId(block, i + 1L);
-            _EVENT_FILTER_HEADER.Size(block, (int) blockSize);
-            _EVENT_FILTER_HEADER.NextOffset(block, i == filters.size() - 1 ? 0 : (int) align8(blockSize));
-            MemorySegment.copy(MemorySegment.ofArray(f.data()), 0, block, header, f.size());
-            at += align8(blockSize);
-        }
+        byte[] bytes = FilterHeaderChain.encode(filters);
+        MemorySegment chain = a.allocate(bytes.length, FilterHeaderChain.BLOCK_ALIGNMENT);
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, chain, 0, bytes.length);
         _EVENT_FILTER_DESCRIPTOR.Ptr(d, chain.address());
-        _EVENT_FILTER_DESCRIPTOR.Size(d, (int) total);
+        _EVENT_FILTER_DESCRIPTOR.Size(d, bytes.length);
         _EVENT_FILTER_DESCRIPTOR.Type(d, EventFilter.TYPE_SCHEMATIZED);
         return d;
     }
