@@ -87,7 +87,8 @@ public class WriteBenchmark {
         consumerThread.setDaemon(true);
         consumerThread.start();
         recording = new Recording();
-        recording.enable(RequestEvent.class);
+        // same work as etw4j: no stack trace (JFR records one per event by default), no threshold
+        recording.enable(RequestEvent.class).withoutStackTrace().withoutThreshold();
         recording.setToDisk(false);
         recording.start();
     }

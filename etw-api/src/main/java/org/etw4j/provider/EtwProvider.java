@@ -63,6 +63,8 @@ public final class EtwProvider implements AutoCloseable {
     private final ExecutorService notifier;
 
     private volatile EnableState state = EnableState.DISABLED;
+    /** {@code state.enabled()}, kept apart so that the disabled case costs one load, not two dependent ones. */
+    private volatile boolean anyEnabled;
     private volatile boolean closed;
 
     private EtwProvider(Builder b) {
@@ -130,17 +132,17 @@ public final class EtwProvider implements AutoCloseable {
 
     /** Whether any session enables this provider (any level, any keyword). */
     public boolean isEnabled() {
-        return state.enabled();
+        return anyEnabled;
     }
 
     /** Whether an event of this level and keyword would be wanted by some session (seed 000's formula). */
     public boolean isEnabled(int level, long keyword) {
-        return state.isEnabled(level, keyword);
+        return anyEnabled && state.isEnabled(level, keyword);
     }
 
     /** Whether the event described would be wanted by some session. */
     public boolean isEnabled(EventDescriptor descriptor) {
-        return state.isEnabled(descriptor.level(), descriptor.keyword());
+        return anyEnabled && state.isEnabled(descriptor.level(), descriptor.keyword());
     }
 
     /** The calling thread's activity id control, for this provider's backend. */
@@ -246,10 +248,16 @@ public final class EtwProvider implements AutoCloseable {
             closed = true;
         }
         registration.close();
-        state = EnableState.DISABLED;
+        publish(EnableState.DISABLED);
         if (notifier != null) {
             notifier.shutdown();
         }
+    }
+
+    private void publish(EnableState next) {
+        // state first: a reader that sees anyEnabled == true then reads a state at least this new
+        state = next;
+        anyEnabled = next.enabled();
     }
 
     int failed(EventDescriptor descriptor, int status) {
@@ -300,7 +308,7 @@ public final class EtwProvider implements AutoCloseable {
                     next = state; // CAPTURE_STATE never changes (and never disables) the provider
                     break;
             }
-            state = next;
+            publish(next);
             if (notifier != null) {
                 EnableNotification n = new EnableNotification(code, sourceId == null ? Guid.NULL : sourceId, level, any, all,
                         filters == null ? List.of() : filters, next);
