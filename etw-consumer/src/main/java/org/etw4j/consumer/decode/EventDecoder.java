@@ -21,7 +21,8 @@ import org.etw4j.spi.RawEventRecord;
  *       {@link ManifestRegistry} so that later events of that provider decode;</li>
  *   <li>a TraceLogging decoder, when the record carries a TraceLogging schema
  *       ({@code EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL}) and one is installed;</li>
- *   <li>the registry's manifests, keyed by (provider, id, version);</li>
+ *   <li>the registry's manifests, keyed by (provider, id, version), then, for CLR events the manifest lacks,
+ *       etw4j's built-in supplement written from the .NET runtime event documentation ({@code ClrSupplement});</li>
  *   <li>TDH metadata the trace itself carries (KernelTraceControl MetaData events, see {@link TdhMetadata}),
  *       which it harvests into the registry as they come.</li>
  * </ol>
@@ -127,6 +128,13 @@ public final class EventDecoder {
         if (m != null) {
             EventSchema s = m.event(r.id(), r.version());
             List<String> notes = new ArrayList<>();
+            if (s == null) {
+                s = ClrSupplement.event(provider, r.id(), r.version());
+                if (s != null) {
+                    notes.add("decoded with etw4j's built-in CLR supplement (the manifest lacks version "
+                            + r.version() + ")");
+                }
+            }
             if (s == null && acceptOlderVersions) {
                 s = m.nearestOlder(r.id(), r.version());
                 if (s != null) {

@@ -14,7 +14,9 @@ import org.etw4j.Guid;
  * Immutable after construction; thread-safe. Layouts follow the MS Learn MOF class pages ("EventTrace",
  * "Process_V2/V3/V4_TypeGroup1", "Process_V2_TypeGroup2", "Thread_V2/V3_TypeGroup1", "CSwitch", "Image_Load",
  * "DiskIo_TypeGroup1/2/3", "FileIo_V2/V3 ...", "SampledProfile", "SampledProfileInterval", "StackWalk_Event",
- * "PageFault_HardFault", "PageFault_TypeGroup1", "TcpIp_TypeGroup1..4", "UdpIp_TypeGroup1/2") and were
+ * "PageFault_HardFault", "PageFault_TypeGroup1", "TcpIp_TypeGroup1..4", "UdpIp_TypeGroup1/2", "SystemConfig_CPU,
+ * _PhyDisk, _LogDisk, _NIC, _Services, _Power, _Network, _PnP, _IDEChannel"; SysConfig VolumeMapping from the WPT page
+ * "Custom Injection of System Information") and were
  * cross-checked against the offsets PerfView's {@code KernelTraceEventParser} reads (microsoft/perfview f3ec1b38). Pointer-sized fields follow the record's
  * pointer size. Field names are TraceEvent's where it exposes the same bytes under a name (so decoded events
  * line up with PerfView output: {@code ProcessID}, {@code PageDirectoryBase}, {@code FileKey} ...), otherwise
@@ -92,7 +94,8 @@ public final class KernelSchemas {
             return new Lookup(null, c.taskName, c.providerName);
         }
         Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
-        if (layout == null) {
+        if (layout == null || layout.getValue() == null) {
+            // no layout at or below this version, or a later version whose layout no public source documents
             return new Lookup(null, c.taskName, c.providerName);
         }
         String key = eventClass + "/" + opcode + "/" + layout.getKey();
@@ -132,6 +135,19 @@ public final class KernelSchemas {
                 String name = (String) opcodeNames[i + 1];
                 OpcodeDef d = opcodes.computeIfAbsent(op, k -> new OpcodeDef(name, new TreeMap<>()));
                 d.layouts.put(version, List.of(fields));
+            }
+            return this;
+        }
+
+        /**
+         * Marks {@code opcodes} from {@code version} on as undocumented: such events stay undecoded instead of being
+         * read with an older layout that no longer matches their bytes.
+         */
+        ClassBuilder undocumentedFrom(int version, Object[] opcodeNames) {
+            for (int i = 0; i < opcodeNames.length; i += 2) {
+                int op = (Integer) opcodeNames[i];
+                String name = (String) opcodeNames[i + 1];
+                opcodes.computeIfAbsent(op, k -> new OpcodeDef(name, new TreeMap<>())).layouts.put(version, null);
             }
             return this;
         }
@@ -427,6 +443,58 @@ public final class KernelSchemas {
                         14, "HardMemory", 15, "AccessViolation"), ptr("VirtualAddress"), ptr("ProgramCounter"))
                 .layout(2, ops(32, "HardFault"), u64("InitialTime"), i64("ReadOffset"), ptr("VirtualAddress"),
                         ptr("FileKey"), u32("ThreadID"), u32("ByteCount"))
+                .build());
+
+        // SystemConfig (EventTraceConfig) hardware/configuration rundown, Vista+ (v2) MOF classes as MS Learn
+        // documents them; field names follow TraceEvent where it prints the same bytes (ProcessID, TargetID, S1..S5).
+        // Fixed char16[Max(n)] arrays occupy n characters whatever the string length.
+        m.put(SYSTEM_CONFIG, new ClassBuilder("SystemConfig")
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-cpu
+                .layout(2, ops(10, "CPU"), u32("MHz"), u32("NumberOfProcessors"), u32("MemSize"), u32("PageSize"),
+                        u32("AllocationGranularity"), fixedUstr("ComputerName", 256), fixedUstr("DomainName", 132),
+                        hex32("HyperThreadingFlag"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-phydisk
+                .layout(2, ops(11, "PhyDisk"), u32("DiskNumber"), u32("BytesPerSector"), u32("SectorsPerTrack"),
+                        u32("TracksPerCylinder"), u64("Cylinders"), u32("SCSIPort"), u32("SCSIPath"),
+                        u32("SCSITarget"), u32("SCSILun"), fixedUstr("Manufacturer", 256), u32("PartitionCount"),
+                        u8("WriteCacheEnabled"), u8("Pad"), fixedUstr("BootDriveLetter", 3), fixedUstr("Spare", 2))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-logdisk
+                .layout(2, ops(12, "LogDisk"), u64("StartOffset"), u64("PartitionSize"), u32("DiskNumber"),
+                        u32("Size"), u32("DriveType"), fixedUstr("DriveLetterString", 4), u32("Pad1"),
+                        u32("PartitionNumber"), u32("SectorsPerCluster"), u32("BytesPerSector"), u32("Pad2"),
+                        i64("NumberOfFreeClusters"), i64("TotalNumberOfClusters"), fixedUstr("FileSystem", 16),
+                        u32("VolumeExt"), u32("Pad3"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-nic (PhysicalAddr is Format("x")
+                // there; kept decimal as TraceEvent prints it)
+                .layout(2, ops(13, "NIC"), u64("PhysicalAddr"), u32("PhysicalAddrLen"), u32("Ipv4Index"),
+                        u32("Ipv6Index"), ustr("NICDescription"), ustr("IpAddresses"), ustr("DnsServerAddresses"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-services
+                .layout(2, ops(15, "Services"), u32("ProcessID"), u32("ServiceState"), u32("SubProcessTag"),
+                        ustr("ServiceName"), ustr("DisplayName"), ustr("ProcessName"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-power
+                .layout(2, ops(16, "Power"), u8("S1"), u8("S2"), u8("S3"), u8("S4"), u8("S5"), u8("Pad1"),
+                        u8("Pad2"), u8("Pad3"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-network
+                .layout(2, ops(17, "Network"), u32("TcbTablePartitions"), u32("MaxHashTableSize"),
+                        u32("MaxUserPort"), u32("TcpTimedWaitDelay"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-pnp
+                .layout(2, ops(22, "PnP"), u32("IDLength"), u32("DescriptionLength"), u32("FriendlyNameLength"),
+                        ustr("DeviceID"), ustr("DeviceDescription"), ustr("FriendlyName"))
+                // Version 4 (Windows 8) starts with a 16-byte class GUID and adds strings; no public page documents
+                // it, so those events stay undecoded rather than misread with the v2 layout.
+                .undocumentedFrom(4, ops(22, "PnP"))
+                // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-idechannel
+                .layout(2, ops(23, "IDEChannel"), u32("TargetID"), u32("DeviceType"), u32("DeviceTimingMode"),
+                        u32("LocationInformationLen"), ustr("LocationInformation"))
+                .build());
+
+        // SysConfig: system information KernelTraceControl injects when it merges traces. Only VolumeMapping (opcode
+        // 35) has a public payload description: "two NULL-terminated Unicode strings. The first string contains the
+        // Windows NT path and the second string contains the MS-DOS path" (EVENT_TRACE_MERGE_EXTENDED_DATA_
+        // VOLUME_MAPPING, https://learn.microsoft.com/en-us/windows-hardware/test/wpt/custom-injection-of-system-information).
+        // Field names are TraceEvent's. BuildInfo, SystemPaths, UnknownVolume have no public layout: undecoded.
+        m.put(SYS_CONFIG, new ClassBuilder("SysConfig")
+                .layout(0, ops(35, "VolumeMapping"), ustr("NtPath"), ustr("DosPath"))
                 .build());
 
         // KernelTraceControl ImageID (added by xperf/PerfView when merging): no public documentation; layouts as

@@ -18,7 +18,8 @@ import org.etw4j.Guid;
  * {@code TraceEvent.PayloadString} print a value; microsoft/perfview f3ec1b38):
  * <ol>
  *   <li>Truncation: a printed value longer than 20 characters was cut to 20 and suffixed {@code ...}; such a
- *       value matches when our rendering starts with those 20 characters.</li>
+ *       value matches when our rendering starts with those 20 characters (for integers: our signed
+ *       {@code n0} text, rule 2).</li>
  *   <li>Integers are printed with {@code ToString("n0")} (thousands separators, en-US) as signed .NET
  *       {@code int}/{@code long}: an unsigned 32-bit 0xFFFFFFFF prints {@code -1}. A printed integer matches
  *       when it equals our value modulo 2^width of the field's wire type.</li>
@@ -88,6 +89,15 @@ final class BaselineComparator {
             BigInteger ours = BigInteger.valueOf(value).mod(mod);
             return printedNumber.mod(mod).equals(ours) ? null
                     : "number " + Long.toUnsignedString(value) + " (0x" + Long.toHexString(value) + ") vs " + expected;
+        }
+        if (truncated && expected.matches("-?[0-9]{1,3}(,[0-9]{0,3})*")) {
+            // rule 1 on rule 2: a long number cut to 20 characters; compare our signed n0 text's prefix
+            BigInteger mod = BigInteger.ONE.shiftLeft(width);
+            BigInteger unsigned = BigInteger.valueOf(value).mod(mod);
+            BigInteger signed = unsigned.testBit(width - 1) ? unsigned.subtract(mod) : unsigned;
+            String n0 = String.format(Locale.ROOT, "%,d", signed);
+            return n0.length() > TRUNCATE && n0.startsWith(expected) ? null
+                    : "number " + n0 + " vs '" + expected + "...'";
         }
         if (f.label() != null) {
             // TraceEvent's CLR parser prints .NET [Flags] enums ("A, B"); its manifest parser joins with '|'.

@@ -71,7 +71,9 @@ class TraceEventBaselineTest {
             // BulkType's struct member is "Name" in ClrEtwAll.man; TraceEvent's CLR parser calls it TypeName.
             "Microsoft-Windows-DotNETRuntime/Type/BulkType", Map.of("TypeName_0", "Name_0"),
             // TraceEvent's Kernel-File parser names the trace metadata's Irp and CreateAttributes differently.
-            "Microsoft-Windows-Kernel-File/Create", Map.of("IrpPtr", "Irp", "FileAttributes", "CreateAttributes"));
+            "Microsoft-Windows-Kernel-File/Create", Map.of("IrpPtr", "Irp", "FileAttributes", "CreateAttributes"),
+            // GCMarkWithType's last u64 is "Bytes" (the number of bytes marked) in the .NET docs; TraceEvent: Promoted.
+            "Microsoft-Windows-DotNETRuntime/GC/MarkWithType", Map.of("Promoted", "Bytes"));
 
     /** Fields TraceEvent derives rather than reads from the payload, per event name prefix, with the reason. */
     static final Map<String, Map<String, String>> COMPUTED = computed();
@@ -106,6 +108,10 @@ class TraceEventBaselineTest {
                 "context", "TraceEvent reads PID and size together as one pointer-sized 'context' (its older "
                         + "UdpIp layout); the same bytes are PID and size here",
                 "dsize", "TraceEvent's older UdpIp layout; the bytes are seqnum here (MS Learn UdpIp_TypeGroup1)"));
+        // e.g. PID 0 events hold ProcessName '' (bytes 00 00) and TraceEvent prints 'Idle'; 'svchost.exe' in the
+        // payload prints as 'svchost'.
+        m.put("Windows Kernel/SystemConfig/Services", Map.of(
+                "ProcessName", "TraceEvent prints the name of ProcessID from its process table, not the payload's"));
         m.put("KernelTraceControl/ImageID", Map.of(
                 "BuildTime", "TraceEvent converts TimeDateStamp to a date"));
         // TraceEvent has its own parser for this provider; the trace's TDH metadata describes the bytes as
@@ -115,6 +121,12 @@ class TraceEventBaselineTest {
                 "CreateDisposition", "TraceEvent takes the high 8 bits of CreateOptions and names them",
                 "ShareAccess", "TraceEvent prints its own FileShare enum names; the metadata has no map",
                 "FileName", "TraceEvent rewrites kernel paths to drive-letter paths"));
+        // GCHeapStats_V2 is 110 bytes: exactly the 16 documented fields, no totals and no generation; e.g.
+        // TotalHeapSize 657,192 = 584 + 314,184 + 0 + 326,056 + 16,368 (GenerationSize0..4).
+        m.put("Microsoft-Windows-DotNETRuntime/GC/HeapStats", Map.of(
+                "TotalHeapSize", "TraceEvent sums GenerationSize0..4",
+                "TotalPromoted", "TraceEvent sums the TotalPromotedSize fields",
+                "Depth", "TraceEvent takes the generation from the GC/Start it pairs the event with"));
         m.put("Microsoft-Windows-DotNETRuntime/GC/FinalizeObject", Map.of(
                 "TypeName", "TraceEvent's type table (filled from BulkType events)"));
         m.put("Microsoft-Windows-DotNETRuntime/Loader/Module", Map.of(
