@@ -108,6 +108,49 @@ public interface RawEventRecord {
     /** Length of the user data in bytes. */
     int userDataLength();
 
+    /**
+     * Whether {@link #eventInformation()} and {@link #eventMapInformation(String)} can ask the platform about this
+     * record: true only for a live Windows record (the FFM backend's view of an {@code EVENT_RECORD}) during its
+     * callback; false for copies, records read by the pure-Java .etl reader and records of other backends, whose
+     * {@code null} answers then mean "cannot ask", not "the platform has no schema".
+     */
+    default boolean providesEventInformation() {
+        return false;
+    }
+
+    /**
+     * The schema the platform's TDH has for this event: the {@code TRACE_EVENT_INFO} that
+     * {@code TdhGetEventInformation} returns for the record (layout: Microsoft Learn, "TRACE_EVENT_INFO
+     * structure (tdh.h)"; offsets inside it are relative to its start), or {@code null} when TDH has none
+     * ({@code ERROR_NOT_FOUND}) or {@link #providesEventInformation() this record cannot ask}.
+     *
+     * <p>Threading and lifetime: call it on the thread of the callback that delivered the record, during that
+     * callback; the buffer is a read-only little-endian view of memory the backend reuses for the next lookup
+     * and is invalid once the callback returns (copy what you keep). A record's {@link #copy()} does not carry
+     * it: TDH is asked per call, so callers cache what they derive from it (per provider, id, version and
+     * opcode) and ask only for events nothing else describes. Backends may remember TDH's misses.
+     *
+     * <p>Why a method of the record: TDH resolves a schema from the {@code EVENT_RECORD} itself (provider,
+     * descriptor, and for TraceLogging events their schema item), which only the backend's view can hand to it;
+     * decoders that must not depend on the native backend reach it through this interface.
+     *
+     * @throws org.etw4j.EtwException when TDH fails otherwise than with ERROR_NOT_FOUND (named, with its code)
+     * @throws IllegalStateException  when called on a view after its callback returned
+     */
+    default ByteBuffer eventInformation() {
+        return null;
+    }
+
+    /**
+     * The value map or bit map {@code mapName} that this record's schema refers to, as TDH has it: the
+     * {@code EVENT_MAP_INFO} that {@code TdhGetEventMapInformation} returns (Microsoft Learn, "EVENT_MAP_INFO
+     * structure (tdh.h)"), or {@code null} when TDH has none or this record cannot ask. Same threading, lifetime
+     * and errors as {@link #eventInformation()} (a separate buffer: it does not overwrite that one).
+     */
+    default ByteBuffer eventMapInformation(String mapName) {
+        return null;
+    }
+
     /** An owned copy of this record, valid after the callback (a view is not). */
     default RawEventRecord copy() {
         return RecordSnapshot.of(this);

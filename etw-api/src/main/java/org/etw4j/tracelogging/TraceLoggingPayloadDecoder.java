@@ -230,7 +230,9 @@ final class TraceLoggingPayloadDecoder {
     }
 
     private String string(int byteCount, Charset cs) {
-        return new String(bytes(byteCount), cs);
+        String s = PrimitiveReader.string(buf, pos, byteCount, cs);
+        pos += byteCount;
+        return s;
     }
 
     private byte[] bytes(int n) {

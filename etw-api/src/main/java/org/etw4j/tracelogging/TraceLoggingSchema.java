@@ -271,6 +271,9 @@ public final class TraceLoggingSchema {
 
     /** The hash {@link #hashCode()} uses, over any byte range ({@link Arrays#hashCode(byte[])} rules). */
     public static int hashOf(byte[] b, int off, int len) {
+        if (off == 0 && len == b.length) {
+            return Arrays.hashCode(b); // vectorized by the JDK
+        }
         int h = 1;
         for (int i = 0; i < len; i++) {
             h = 31 * h + b[off + i];

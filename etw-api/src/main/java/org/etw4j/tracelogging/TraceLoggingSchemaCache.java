@@ -56,15 +56,27 @@ public final class TraceLoggingSchemaCache {
         if (size < 4 || size > rem) {
             return TraceLoggingSchema.parse(blob); // malformed: parse() throws with the details
         }
-        int hash = TraceLoggingSchema.hashOf(blob, p, size);
+        // Hash and compare over an array: in place for heap buffers, else one bulk copy (per-byte reads of a
+        // read-only view of mapped memory cost more than the copy).
+        byte[] a;
+        int off;
+        if (blob.hasArray()) {
+            a = blob.array();
+            off = blob.arrayOffset() + p;
+        } else {
+            a = new byte[size];
+            blob.get(p, a);
+            off = 0;
+        }
+        int hash = TraceLoggingSchema.hashOf(a, off, size);
         synchronized (this) {
             for (Entry e = table[index(hash)]; e != null; e = e.next) {
-                if (e.schema.hashCode() == hash && e.schema.matches(blob, p, size)) {
+                if (e.schema.hashCode() == hash && e.schema.matches(a, off, size)) {
                     return e.schema;
                 }
             }
         }
-        return put(hash, TraceLoggingSchema.parse(blob));
+        return put(hash, TraceLoggingSchema.parse(a, off, size));
     }
 
     /** The schema for {@code len} bytes of metadata at {@code blob[off]}. */

@@ -560,6 +560,9 @@ public final class EventStream implements AutoCloseable {
                 dispatch(view);
                 return;
             }
+            // The copy is decoded on the handler thread, after the callback: platform (TDH) schemas must be
+            // looked up now, while the record can still ask.
+            decoding.decoder.prefetchPlatformSchema(record);
             if (options.backpressure() == Backpressure.DROP_NEWEST) {
                 // Only this thread adds records, so space seen here is still there for the offer below.
                 if (queue.remainingCapacity() == 0 || !queue.offer(EventRecord.copyOf(record, decoding))) {

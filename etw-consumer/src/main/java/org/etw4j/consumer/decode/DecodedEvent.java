@@ -10,38 +10,168 @@ import org.etw4j.Guid;
  * problems are on the fields ({@link EventField#error()}); event-level remarks (no schema, an older template
  * used, a TraceLogging schema that did not parse) are in {@link #notes()}.
  *
- * @param providerId   provider GUID (classic events: the event-class GUID)
- * @param providerName provider name, or the GUID text when unknown
- * @param eventName    TraceEvent-style event name ({@code Task/Opcode}, {@code Task}, or {@code EventID(n)})
- * @param taskName     task display name ({@code ""} when none)
- * @param opcodeName   opcode display name ({@code ""} when none)
- * @param eventId      event id (classic events: 0)
- * @param version      event version
- * @param opcode       opcode
- * @param source       the schema kind that decoded it
- * @param fields       decoded fields in wire order
- * @param payloadLength length of the user data
- * @param undecoded    user-data bytes no field covered (after the last field; the whole payload when there is
- *                     no schema); empty when all were used
- * @param notes        event-level remarks, empty when none
- * @param message      the schema's localized message formatted with the fields ({@link EventMessage}), or
- *                     {@code null} when the schema has none
+ * <p>A final class with record-style accessors rather than a record, so that the decoder can hand over the lists
+ * and arrays it built without copying them again, and format the {@link #message()} only when it is asked for
+ * (per-event costs measured with {@code EtlScanBenchmark}); the public constructor still copies what it is given.
+ * Two events are {@link #equals equal} when every component is.
  */
-public record DecodedEvent(Guid providerId, String providerName, String eventName, String taskName,
-                           String opcodeName, int eventId, int version, int opcode, SchemaSource source,
-                           List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes,
-                           String message) {
+public final class DecodedEvent {
 
-    public DecodedEvent {
-        Objects.requireNonNull(providerId, "providerId");
-        Objects.requireNonNull(providerName, "providerName");
-        Objects.requireNonNull(eventName, "eventName");
-        taskName = taskName == null ? "" : taskName;
-        opcodeName = opcodeName == null ? "" : opcodeName;
-        Objects.requireNonNull(source, "source");
-        fields = List.copyOf(fields);
-        undecoded = undecoded == null ? new byte[0] : undecoded.clone();
-        notes = List.copyOf(notes);
+    private final Guid providerId;
+    private final String providerName;
+    private final String eventName;
+    private final String taskName;
+    private final String opcodeName;
+    private final int eventId;
+    private final int version;
+    private final int opcode;
+    private final SchemaSource source;
+    private final List<EventField> fields;
+    private final int payloadLength;
+    private final byte[] undecoded;
+    private final List<String> notes;
+    /** The message template when the message is still to be formatted, else {@code null}. */
+    private final String messageTemplate;
+    /** The message once formatted (or given); racy single-check: formatting twice gives equal strings. */
+    private String message;
+
+    /**
+     * An event from its parts; {@code fields} and {@code notes} are copied, {@code undecoded} cloned.
+     *
+     * @param providerId   provider GUID (classic events: the event-class GUID)
+     * @param providerName provider name, or the GUID text when unknown
+     * @param eventName    TraceEvent-style event name ({@code Task/Opcode}, {@code Task}, or {@code EventID(n)})
+     * @param taskName     task display name ({@code ""} when none; {@code null} reads as {@code ""})
+     * @param opcodeName   opcode display name ({@code ""} when none; {@code null} reads as {@code ""})
+     * @param eventId      event id (classic events: 0)
+     * @param version      event version
+     * @param opcode       opcode
+     * @param source       the schema kind that decoded it
+     * @param fields       decoded fields in wire order
+     * @param payloadLength length of the user data
+     * @param undecoded    user-data bytes no field covered (after the last field; the whole payload when there is
+     *                     no schema); empty (or {@code null}) when all were used
+     * @param notes        event-level remarks, empty when none
+     * @param message      the schema's localized message formatted with the fields ({@link EventMessage}), or
+     *                     {@code null} when the schema has none
+     */
+    public DecodedEvent(Guid providerId, String providerName, String eventName, String taskName,
+                        String opcodeName, int eventId, int version, int opcode, SchemaSource source,
+                        List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes,
+                        String message) {
+        this(providerId, providerName, eventName, taskName, opcodeName, eventId, version, opcode, source,
+                List.copyOf(fields), payloadLength, undecoded == null ? EMPTY : undecoded.clone(),
+                List.copyOf(notes), message, null);
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private DecodedEvent(Guid providerId, String providerName, String eventName, String taskName,
+                         String opcodeName, int eventId, int version, int opcode, SchemaSource source,
+                         List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes,
+                         String message, String messageTemplate) {
+        this.providerId = Objects.requireNonNull(providerId, "providerId");
+        this.providerName = Objects.requireNonNull(providerName, "providerName");
+        this.eventName = Objects.requireNonNull(eventName, "eventName");
+        this.taskName = taskName == null ? "" : taskName;
+        this.opcodeName = opcodeName == null ? "" : opcodeName;
+        this.eventId = eventId;
+        this.version = version;
+        this.opcode = opcode;
+        this.source = Objects.requireNonNull(source, "source");
+        this.fields = fields;
+        this.payloadLength = payloadLength;
+        this.undecoded = undecoded;
+        this.notes = notes;
+        this.message = message;
+        this.messageTemplate = messageTemplate;
+    }
+
+    /**
+     * The decoder's constructor: takes ownership of {@code fields} and {@code notes} (unmodifiable lists the
+     * caller no longer touches, wrapped here so nobody can) and of {@code undecoded} (an array nobody else holds),
+     * and formats {@code messageTemplate} with the fields when {@link #message()} is first called.
+     */
+    static DecodedEvent owned(Guid providerId, String providerName, String eventName, String taskName,
+                              String opcodeName, int eventId, int version, int opcode, SchemaSource source,
+                              List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes,
+                              String messageTemplate) {
+        return new DecodedEvent(providerId, providerName, eventName, taskName, opcodeName, eventId, version, opcode,
+                source, java.util.Collections.unmodifiableList(fields), payloadLength,
+                undecoded == null ? EMPTY : undecoded, List.copyOf(notes), null, messageTemplate);
+    }
+
+    /** Provider GUID (classic events: the event-class GUID). */
+    public Guid providerId() {
+        return providerId;
+    }
+
+    /** Provider name, or the GUID text when unknown. */
+    public String providerName() {
+        return providerName;
+    }
+
+    /** TraceEvent-style event name ({@code Task/Opcode}, {@code Task}, or {@code EventID(n)}). */
+    public String eventName() {
+        return eventName;
+    }
+
+    /** Task display name ({@code ""} when none). */
+    public String taskName() {
+        return taskName;
+    }
+
+    /** Opcode display name ({@code ""} when none). */
+    public String opcodeName() {
+        return opcodeName;
+    }
+
+    /** Event id (classic events: 0). */
+    public int eventId() {
+        return eventId;
+    }
+
+    /** Event version. */
+    public int version() {
+        return version;
+    }
+
+    /** Opcode. */
+    public int opcode() {
+        return opcode;
+    }
+
+    /** The schema kind that decoded it. */
+    public SchemaSource source() {
+        return source;
+    }
+
+    /** Decoded fields in wire order (unmodifiable). */
+    public List<EventField> fields() {
+        return fields;
+    }
+
+    /** Length of the user data. */
+    public int payloadLength() {
+        return payloadLength;
+    }
+
+    /** Event-level remarks, empty when none (unmodifiable). */
+    public List<String> notes() {
+        return notes;
+    }
+
+    /**
+     * The schema's localized message formatted with the fields ({@link EventMessage}), or {@code null} when the
+     * schema has none. Formatted on first call for decoded events.
+     */
+    public String message() {
+        String m = message;
+        if (m == null && messageTemplate != null) {
+            m = EventMessage.format(messageTemplate, fields);
+            message = m;
+        }
+        return m;
     }
 
     /** {@code providerName + "/" + eventName}, the form TraceEvent prints. */
@@ -61,10 +191,18 @@ public record DecodedEvent(Guid providerId, String providerName, String eventNam
 
     /** Whether any field failed to decode. */
     public boolean hasFieldErrors() {
-        return fields.stream().anyMatch(EventField::hasError);
+        for (EventField f : fields) {
+            if (f.hasError()) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    @Override
+    /**
+     * User-data bytes no field covered (after the last field; the whole payload when there is no schema); empty
+     * when all were used. A copy.
+     */
     public byte[] undecoded() {
         return undecoded.clone();
     }
@@ -81,7 +219,7 @@ public record DecodedEvent(Guid providerId, String providerName, String eventNam
                 && eventId == e.eventId && version == e.version && opcode == e.opcode && source == e.source
                 && fields.equals(e.fields) && payloadLength == e.payloadLength
                 && java.util.Arrays.equals(undecoded, e.undecoded) && notes.equals(e.notes)
-                && Objects.equals(message, e.message);
+                && Objects.equals(message(), e.message());
     }
 
     @Override

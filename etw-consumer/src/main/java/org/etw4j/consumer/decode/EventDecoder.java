@@ -22,9 +22,12 @@ import org.etw4j.spi.RawEventRecord;
  *   <li>a TraceLogging decoder, when the record carries a TraceLogging schema
  *       ({@code EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL}) and one is installed;</li>
  *   <li>the registry's manifests, keyed by (provider, id, version), then, for CLR events the manifest lacks,
- *       etw4j's built-in supplement written from the .NET runtime event documentation ({@code ClrSupplement});</li>
+ *       etw4j's built-in supplement written from the .NET runtime's own manifest and event documentation
+ *       ({@code ClrSupplement}, which also adds newer value names to registered CLR manifests);</li>
  *   <li>TDH metadata the trace itself carries (KernelTraceControl MetaData events, see {@link TdhMetadata}),
- *       which it harvests into the registry as they come.</li>
+ *       which it harvests into the registry as they come;</li>
+ *   <li>last, for live records only, the schema the consuming machine's TDH has
+ *       ({@link RawEventRecord#eventInformation()}, cached per event kind by {@link LiveTdhSchemas}).</li>
  * </ol>
  * Events nothing describes come back with {@link SchemaSource#NONE}, a {@code EventID(n)} name and their whole
  * payload in {@link DecodedEvent#undecoded()}.
@@ -60,6 +63,7 @@ public final class EventDecoder {
     private final KernelSchemas kernel;
     private final boolean acceptOlderVersions;
     private final TraceLoggingDecoder traceLogging;
+    private final LiveTdhSchemas liveSchemas = new LiveTdhSchemas();
 
     /** A decoder with a new empty registry, the built-in kernel layouts and the lenient version policy. */
     public EventDecoder() {
@@ -94,12 +98,34 @@ public final class EventDecoder {
         return registry;
     }
 
+    /**
+     * Asks the live machine's TDH about {@code r}'s event kind now, while {@code r} is still inside its callback,
+     * so that a copy decoded later on another thread finds the answer cached ({@link RawEventRecord#eventInformation()}
+     * works only during the callback; copies cannot ask). Does nothing for records that cannot ask (files, copies,
+     * the simulated backend) or for kinds already asked. TDH is asked at most once per event kind, including kinds
+     * another schema describes (this method does not resolve the other schemas, to stay cheap on the delivery
+     * thread). Never throws.
+     */
+    public void prefetchPlatformSchema(RawEventRecord r) {
+        if (r.providesEventInformation()) {
+            liveSchemas.find(r, r.providerId());
+        }
+    }
+
     /** Decodes one event. */
     public DecodedEvent decode(RawEventRecord r) {
-        ByteBuffer data = r.userData().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int pointerSize = r.pointerSize() == 4 ? 4 : 8;
         Guid provider = r.providerId();
-        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
+        boolean classicHeader = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
+        if (!classicHeader && r.id() != ManifestRegistry.MANIFEST_EVENT_ID) {
+            // TraceLogging first when it cannot be a manifest envelope: its decoder reads the user data itself
+            ByteBuffer tlSchema = r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
+            if (tlSchema != null) {
+                return traceLogging(r, provider, tlSchema);
+            }
+        }
+        ByteBuffer data = littleEndian(r.userData());
+        if (classicHeader) {
             if (TdhMetadata.METADATA_CLASS.equals(provider)) {
                 return metadataEvent(r, provider, data);
             }
@@ -111,18 +137,7 @@ public final class EventDecoder {
         }
         ByteBuffer tlSchema = r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
         if (tlSchema != null) {
-            if (traceLogging != null) {
-                DecodedEvent e;
-                try {
-                    e = traceLogging.decode(r, tlSchema, r.extendedDataOfType(EventHeaderLayout.EXT_PROV_TRAITS));
-                } catch (RuntimeException ex) {
-                    return undecoded(r, provider, data, List.of("TraceLogging decoder failed: " + ex));
-                }
-                if (e != null) {
-                    return e;
-                }
-            }
-            return undecoded(r, provider, data, List.of("TraceLogging event: no TraceLogging decoder installed"));
+            return traceLogging(r, provider, tlSchema);
         }
         ProviderManifest m = registry.provider(provider);
         if (m != null) {
@@ -149,14 +164,41 @@ public final class EventDecoder {
             if (meta != null) {
                 return decode(meta, r, data, pointerSize, List.of());
             }
-            return undecoded(r, provider, m.name(), data, List.of("provider " + m.name() + " has no event "
+            return noSchema(r, provider, m.name(), data, pointerSize, List.of("provider " + m.name() + " has no event "
                     + r.id() + " version " + r.version()));
         }
         EventSchema meta = registry.metadataSchema(provider, r.id(), r.version());
         if (meta != null) {
             return decode(meta, r, data, pointerSize, List.of());
         }
-        return undecoded(r, provider, data, List.of("no schema for provider " + provider));
+        return noSchema(r, provider, guidText(provider), data, pointerSize, noSchemaNote(provider));
+    }
+
+    /** A TraceLogging event (one with an EVENT_SCHEMA_TL item). */
+    private DecodedEvent traceLogging(RawEventRecord r, Guid provider, ByteBuffer tlSchema) {
+        if (traceLogging != null) {
+            DecodedEvent e;
+            try {
+                e = traceLogging.decode(r, tlSchema, r.extendedDataOfType(EventHeaderLayout.EXT_PROV_TRAITS));
+            } catch (RuntimeException ex) {
+                return undecoded(r, provider, littleEndian(r.userData()),
+                        List.of("TraceLogging decoder failed: " + ex));
+            }
+            if (e != null) {
+                return e;
+            }
+        }
+        return undecoded(r, provider, littleEndian(r.userData()),
+                List.of("TraceLogging event: no TraceLogging decoder installed"));
+    }
+
+    /**
+     * The user data in little-endian order without changing the caller's buffer: as is when it already is (the
+     * .etl reader's slices are), else a duplicate. Decoding reads at absolute indexes and never moves positions.
+     */
+    private static ByteBuffer littleEndian(ByteBuffer userData) {
+        return userData.order() == ByteOrder.LITTLE_ENDIAN ? userData
+                : userData.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     private DecodedEvent classic(RawEventRecord r, Guid eventClass, ByteBuffer data, int pointerSize) {
@@ -169,10 +211,15 @@ public final class EventDecoder {
             String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + r.opcode() + ")"
                     : "Opcode(" + r.opcode() + ")";
             String providerName = hit.providerName() != null ? hit.providerName() : eventClass.toString();
-            return new DecodedEvent(eventClass, providerName, name, hit.taskName(), "", 0, r.version(), r.opcode(),
-                    SchemaSource.NONE, List.of(), data.remaining(), bytes(data),
-                    List.of("no layout for classic event class " + eventClass + " opcode " + r.opcode()
-                            + " version " + r.version()), null);
+            List<String> why = List.of("no layout for classic event class " + eventClass + " opcode " + r.opcode()
+                    + " version " + r.version());
+            LiveTdhSchemas.Answer live = liveSchemas.find(r, eventClass);
+            if (live != null && live.schema() != null) {
+                return decode(live.schema(), r, data, pointerSize, live.notes());
+            }
+            return DecodedEvent.owned(eventClass, providerName, name, hit.taskName(), "", 0, r.version(),
+                    r.opcode(), SchemaSource.NONE, List.of(), data.remaining(), bytes(data), withNotes(why, live),
+                    null);
         }
         List<String> notes = new ArrayList<>();
         if (hit.schema().version() != r.version()) {
@@ -235,25 +282,79 @@ public final class EventDecoder {
         Map<String, ValueMap> maps = s.maps();
         if (s.source() == SchemaSource.TDH_METADATA) {
             // EventMapInfo events name their provider; metadata schemas refer to its maps by name
-            maps = registry.metadataMaps(r.providerId());
+            maps = registry.metadataMapsView(r.providerId());
         }
-        PayloadDecoder.Result res = PayloadDecoder.decode(s.fields(), maps, data, pointerSize);
-        byte[] rest = new byte[Math.max(0, data.remaining() - res.consumed())];
-        data.get(data.position() + res.consumed(), rest);
+        ByteBuffer payload = PayloadScratch.copy(data); // read in place rather than through the mapped view
+        PayloadDecoder.Walked res = PayloadDecoder.walk(s.fields(), maps, payload, pointerSize);
+        int length = payload.limit();
+        byte[] rest = java.util.Arrays.copyOfRange(payload.array(), payload.arrayOffset()
+                + Math.min(length, res.consumed()), payload.arrayOffset() + length);
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
-        return new DecodedEvent(s.providerId(), s.providerName(), s.eventName(), s.taskName(), s.opcodeName(),
-                classic ? 0 : r.id(), r.version(), r.opcode(), s.source(), res.fields(), data.remaining(), rest,
-                notes, EventMessage.format(s.message(), res.fields()));
+        return DecodedEvent.owned(s.providerId(), s.providerName(), s.eventName(), s.taskName(), s.opcodeName(),
+                classic ? 0 : r.id(), r.version(), r.opcode(), s.source(), res.fields(), length, rest,
+                notes, s.message());
     }
 
-    private static DecodedEvent undecoded(RawEventRecord r, Guid provider, ByteBuffer data, List<String> notes) {
-        return undecoded(r, provider, provider.toString(), data, notes);
+    /** Nothing above describes the event: the live machine's TDH may ({@link LiveTdhSchemas}); else raw data. */
+    private DecodedEvent noSchema(RawEventRecord r, Guid provider, String providerName, ByteBuffer data,
+                                  int pointerSize, List<String> why) {
+        LiveTdhSchemas.Answer live = liveSchemas.find(r, provider);
+        if (live != null && live.schema() != null) {
+            return decode(live.schema(), r, data, pointerSize, live.notes());
+        }
+        return undecoded(r, provider, providerName, data, withNotes(why, live));
+    }
+
+    private static List<String> withNotes(List<String> why, LiveTdhSchemas.Answer live) {
+        if (live == null || live.notes().isEmpty()) {
+            return why;
+        }
+        List<String> all = new ArrayList<>(why);
+        all.addAll(live.notes());
+        return all;
+    }
+
+    private DecodedEvent undecoded(RawEventRecord r, Guid provider, ByteBuffer data, List<String> notes) {
+        return undecoded(r, provider, guidText(provider), data, notes);
+    }
+
+    /**
+     * Text forms of provider GUIDs nothing describes, with their "no schema" note: such events come by the
+     * thousand from one provider, and formatting the GUID each time was a good part of their cost. Bounded
+     * (a trace can name any number of providers); past the bound the text is built per call.
+     */
+    private final Map<Guid, ProviderText> unknownProviders = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A provider GUID's text and the "no schema" note naming it. */
+    private record ProviderText(String text, List<String> noSchemaNote) {
+    }
+
+    private ProviderText unknownProvider(Guid provider) {
+        ProviderText t = unknownProviders.get(provider);
+        if (t == null) {
+            String text = provider.toString();
+            t = new ProviderText(text, List.of("no schema for provider " + text));
+            if (unknownProviders.size() < 4096) {
+                unknownProviders.putIfAbsent(provider, t);
+            }
+        }
+        return t;
+    }
+
+    /** {@code provider.toString()}, cached. */
+    private String guidText(Guid provider) {
+        return unknownProvider(provider).text();
+    }
+
+    /** The note of an event whose provider nothing describes. */
+    private List<String> noSchemaNote(Guid provider) {
+        return unknownProvider(provider).noSchemaNote();
     }
 
     private static DecodedEvent undecoded(RawEventRecord r, Guid provider, String providerName, ByteBuffer data,
                                           List<String> notes) {
         String name = r.id() == 0 ? "EventWriteString" : "EventID(" + r.id() + ")";
-        return new DecodedEvent(provider, providerName, name, "", "", r.id(), r.version(), r.opcode(),
+        return DecodedEvent.owned(provider, providerName, name, "", "", r.id(), r.version(), r.opcode(),
                 SchemaSource.NONE, List.of(), data.remaining(), bytes(data), notes, null);
     }
 

@@ -65,12 +65,13 @@ public enum InType {
     WBEM_SID(310, -1, "wbem:Sid");
 
     private static final Map<String, InType> BY_NAME = new HashMap<>();
-    private static final Map<Integer, InType> BY_CODE = new HashMap<>();
+    /** By code: an array (codes run 0-310), read per decoded TraceLogging field. */
+    private static final InType[] BY_CODE = new InType[311];
 
     static {
         for (InType t : values()) {
             BY_NAME.put(t.manifestName.toLowerCase(Locale.ROOT), t);
-            BY_CODE.put(t.code, t);
+            BY_CODE[t.code] = t;
         }
         // Names other tools and manifest generations use for the same types.
         BY_NAME.put("win:countedstring", COUNTED_STRING);
@@ -137,6 +138,6 @@ public enum InType {
 
     /** The type with TDH number {@code code}, or {@code null}. */
     public static InType fromCode(int code) {
-        return BY_CODE.get(code);
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
     }
 }

@@ -17,7 +17,11 @@ import org.etw4j.Guid;
  * "PageFault_HardFault", "PageFault_TypeGroup1", "TcpIp_TypeGroup1..4", "UdpIp_TypeGroup1/2", "SystemConfig_CPU,
  * _PhyDisk, _LogDisk, _NIC, _Services, _Power, _Network, _PnP, _IDEChannel"; SysConfig VolumeMapping from the WPT page
  * "Custom Injection of System Information") and were
- * cross-checked against the offsets PerfView's {@code KernelTraceEventParser} reads (microsoft/perfview f3ec1b38). Pointer-sized fields follow the record's
+ * cross-checked against the offsets PerfView's {@code KernelTraceEventParser} reads (microsoft/perfview f3ec1b38).
+ * A few classes have no public page: SystemConfig PnP v4/v5 and SysConfig BuildInfo/SystemPaths/UnknownVolume
+ * follow PerfView, Image KernelBase follows LibTrace, SystemConfig Platform follows the field list Windows' TDH
+ * printed in a TraceEvent baseline; each is marked where it is defined, and {@code KernelSchemasCorpusTest} checks
+ * that real records use exactly their bytes. Pointer-sized fields follow the record's
  * pointer size. Field names are TraceEvent's where it exposes the same bytes under a name (so decoded events
  * line up with PerfView output: {@code ProcessID}, {@code PageDirectoryBase}, {@code FileKey} ...), otherwise
  * the MS Learn property names. Fields TraceEvent computes from other events (file names from file keys,
@@ -83,8 +87,31 @@ public final class KernelSchemas {
         return BUILT_IN;
     }
 
+    /** Key of {@link #found}. */
+    private record FindKey(Guid eventClass, int opcode, int version) {
+    }
+
+    /**
+     * Every answer of {@link #find} so far (the tables are immutable, so answers never change): one hash lookup
+     * per event instead of the class, opcode and floor-version lookups and the schema-cache key built from the
+     * GUID's text. Bounded for event classes the table does not know (a trace can hold any number of them).
+     */
+    private final Map<FindKey, Lookup> found = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** The layout for an event of class {@code eventClass}. */
     public Lookup find(Guid eventClass, int opcode, int version) {
+        FindKey key = new FindKey(eventClass, opcode, version);
+        Lookup hit = found.get(key);
+        if (hit == null) {
+            hit = resolve(eventClass, opcode, version);
+            if (hit.providerName() != null || found.size() < 4096) {
+                found.putIfAbsent(key, hit);
+            }
+        }
+        return hit;
+    }
+
+    private Lookup resolve(Guid eventClass, int opcode, int version) {
         ClassDef c = classes.get(eventClass);
         if (c == null) {
             return new Lookup(null, null, null);
@@ -219,6 +246,11 @@ public final class KernelSchemas {
         return DataSpec.of(n, InType.UNICODE_STRING);
     }
 
+    /** An array of NUL-terminated UTF-16 strings whose element count is the value of field {@code countField}. */
+    private static DataSpec ustrArray(String n, String countField) {
+        return new DataSpec(n, InType.UNICODE_STRING, OutType.NULL, null, SizeRule.none(), SizeRule.ref(countField));
+    }
+
     private static DataSpec astr(String n) {
         return DataSpec.of(n, InType.ANSI_STRING);
     }
@@ -338,6 +370,10 @@ public final class KernelSchemas {
                         u32("TimeDateStamp"), u8("SignatureLevel"), u8("SignatureType"), u16("Reserved0"),
                         ptr("DefaultBase"), u32("Reserved1"), u32("Reserved2"), u32("Reserved3"), u32("Reserved4"),
                         ustr("FileName"))
+                // KernelBase (33): the kernel's load address, one pointer-sized value. Not on MS Learn; the MOF class
+                // Image_KernelBase as LibTrace decodes it (fdoray/libtrace, etw_raw_kernel_payload_decoder.cc:
+                // "BaseAddress", pointer-sized); named ImageBase as Windows' TDH names it (TraceEvent baseline).
+                .layout(2, ops(33, "KernelBase"), ptr("ImageBase"))
                 .build());
 
         // DiskIo: TypeGroup1 (Read 10, Write 11), TypeGroup2 (ReadInit 12, WriteInit 13, FlushInit 15),
@@ -480,20 +516,43 @@ public final class KernelSchemas {
                 // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-pnp
                 .layout(2, ops(22, "PnP"), u32("IDLength"), u32("DescriptionLength"), u32("FriendlyNameLength"),
                         ustr("DeviceID"), ustr("DeviceDescription"), ustr("FriendlyName"))
-                // Version 4 (Windows 8) starts with a 16-byte class GUID and adds strings; no public page documents
-                // it, so those events stay undecoded rather than misread with the v2 layout.
-                .undocumentedFrom(4, ops(22, "PnP"))
+                // Versions 4 and 5 (WMI_PNP_RECORD_V4/_V5 in ntwmi.h, not public): no MS Learn page. Layout as
+                // PerfView's SystemConfigPnPTraceData reads it (microsoft/perfview f3ec1b38, KernelTraceEventParser.cs):
+                // v4 = ClassGuid, UpperFilterCount, LowerFilterCount, then five NUL-terminated strings from offset
+                // 24; v5 adds DevStatus and DevProblem (strings from offset 32). PerfView leaves the upper and lower
+                // filter names unread; here they are the count-sized string arrays the two counts announce (every
+                // v4 event of the corpus then decodes with no byte left over).
+                .layout(4, ops(22, "PnP"), DataSpec.of("ClassGuid", InType.GUID), u32("UpperFilterCount"),
+                        u32("LowerFilterCount"), ustr("DeviceID"), ustr("DeviceDescription"), ustr("FriendlyName"),
+                        ustr("PdoName"), ustr("ServiceName"), ustrArray("UpperFilters", "UpperFilterCount"),
+                        ustrArray("LowerFilters", "LowerFilterCount"))
+                .layout(5, ops(22, "PnP"), DataSpec.of("ClassGuid", InType.GUID), u32("UpperFilterCount"),
+                        u32("LowerFilterCount"), u32("DevStatus"), u32("DevProblem"), ustr("DeviceID"),
+                        ustr("DeviceDescription"), ustr("FriendlyName"), ustr("PdoName"), ustr("ServiceName"),
+                        ustrArray("UpperFilters", "UpperFilterCount"), ustrArray("LowerFilters", "LowerFilterCount"))
                 // https://learn.microsoft.com/en-us/windows/win32/etw/systemconfig-idechannel
                 .layout(2, ops(23, "IDEChannel"), u32("TargetID"), u32("DeviceType"), u32("DeviceTimingMode"),
                         u32("LocationInformationLen"), ustr("LocationInformation"))
+                // Platform (opcode 25): no public page and no PerfView parser. Names and order are the ones Windows'
+                // own TDH gave for this MOF class (provider MSNT_SystemTrace) on the machine that made the TraceEvent
+                // baseline net.4.5.2.x64; the corpus payload (112 bytes) is exactly four NUL-terminated UTF-16
+                // strings. Inferred, not documented: kept only because both facts agree.
+                .layout(2, ops(25, "Platform"), ustr("SystemManufacturer"), ustr("SystemProductName"),
+                        ustr("BiosDate"), ustr("BiosVersion"))
                 .build());
 
         // SysConfig: system information KernelTraceControl injects when it merges traces. Only VolumeMapping (opcode
         // 35) has a public payload description: "two NULL-terminated Unicode strings. The first string contains the
         // Windows NT path and the second string contains the MS-DOS path" (EVENT_TRACE_MERGE_EXTENDED_DATA_
         // VOLUME_MAPPING, https://learn.microsoft.com/en-us/windows-hardware/test/wpt/custom-injection-of-system-information).
-        // Field names are TraceEvent's. BuildInfo, SystemPaths, UnknownVolume have no public layout: undecoded.
+        // Field names are TraceEvent's. BuildInfo (32), SystemPaths (33) and UnknownVolume (34) have no public
+        // documentation; their layouts are the ones PerfView reads (microsoft/perfview f3ec1b38,
+        // KernelTraceEventParser.cs: BuildInfoTraceData = FILETIME InstallDate + BuildLab + ProductName,
+        // SystemPathsTraceData = two strings, UnknownVolume = one string it calls Value).
         m.put(SYS_CONFIG, new ClassBuilder("SysConfig")
+                .layout(0, ops(32, "BuildInfo"), fileTime("InstallDate"), ustr("BuildLab"), ustr("ProductName"))
+                .layout(0, ops(33, "SystemPaths"), ustr("SystemDirectory"), ustr("SystemWindowsDirectory"))
+                .layout(0, ops(34, "UnknownVolume"), ustr("Value"))
                 .layout(0, ops(35, "VolumeMapping"), ustr("NtPath"), ustr("DosPath"))
                 .build());
 

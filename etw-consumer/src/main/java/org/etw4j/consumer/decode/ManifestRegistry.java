@@ -80,13 +80,17 @@ public final class ManifestRegistry {
         return providers;
     }
 
-    /** Registers (or replaces, see the class comment) one provider. */
+    /**
+     * Registers (or replaces, see the class comment) one provider. A CLR provider is stored with the value names
+     * of etw4j's CLR supplement added where its maps lack them; layouts are never changed (see
+     * {@code ClrSupplement} for the precedence rules).
+     */
     public synchronized void register(ProviderManifest provider) {
         ProviderManifest old = byGuid.get(provider.guid());
         if (old != null && old.source() == SchemaSource.MANIFEST && provider.source() != SchemaSource.MANIFEST) {
             return;
         }
-        byGuid.put(provider.guid(), provider);
+        byGuid.put(provider.guid(), ClrSupplement.extend(provider));
     }
 
     /** The manifest of {@code provider}, or {@code null}. */
@@ -152,6 +156,15 @@ public final class ManifestRegistry {
     public Map<String, ValueMap> metadataMaps(Guid provider) {
         Map<String, ValueMap> m = metadataMaps.get(provider);
         return m == null ? Map.of() : Map.copyOf(m);
+    }
+
+    /**
+     * The live, read-only maps of {@code provider} (empty when none), for decoding: {@link #metadataMaps} copies
+     * them, which cost more than decoding the event when done per event.
+     */
+    Map<String, ValueMap> metadataMapsView(Guid provider) {
+        Map<String, ValueMap> m = metadataMaps.get(provider);
+        return m == null ? Map.of() : java.util.Collections.unmodifiableMap(m);
     }
 
     /** Number of TDH-metadata event schemas harvested. */
@@ -236,7 +249,7 @@ public final class ManifestRegistry {
         boolean changed = false;
         for (ProviderManifest m : parsed) {
             ProviderManifest old = byGuid.get(m.guid());
-            if (old == null || !old.equals(m)) {
+            if (old == null || !old.equals(ClrSupplement.extend(m))) {
                 register(m);
                 changed = true;
             }

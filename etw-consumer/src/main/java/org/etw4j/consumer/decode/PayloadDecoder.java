@@ -67,14 +67,30 @@ public final class PayloadDecoder {
      */
     public static Result decode(List<FieldSpec> template, Map<String, ValueMap> maps, ByteBuffer data,
                                 int pointerSize) {
+        Walked w = walk(template, maps, data, pointerSize);
+        return new Result(w.fields(), w.consumed());
+    }
+
+    /**
+     * The result of {@link #walk}: the decoder's own list, not copied (the caller owns it from then on).
+     *
+     * @param fields   the fields, in template order (a mutable list nobody else holds)
+     * @param consumed bytes of user data the template used
+     */
+    record Walked(List<EventField> fields, int consumed) {
+    }
+
+    /** {@link #decode} without copying the field list into an immutable one (for {@link EventDecoder}). */
+    static Walked walk(List<FieldSpec> template, Map<String, ValueMap> maps, ByteBuffer data, int pointerSize) {
         if (pointerSize != 4 && pointerSize != 8) {
             throw new IllegalArgumentException("pointer size must be 4 or 8: " + pointerSize);
         }
-        ByteBuffer le = data.slice().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer le = data.position() == 0 && data.order() == ByteOrder.LITTLE_ENDIAN ? data
+                : data.slice().order(ByteOrder.LITTLE_ENDIAN); // the walker reads absolute indexes from 0
         Walker w = new Walker(le, maps == null ? Map.of() : maps, pointerSize);
         List<EventField> out = new ArrayList<>(template.size());
         w.walk(template, out, null);
-        return new Result(out, w.pos);
+        return new Walked(out, w.pos);
     }
 
     /** Signals that a field could not be decoded; {@code size} is its byte size when known, else -1. */
@@ -123,7 +139,8 @@ public final class PayloadDecoder {
 
         void walk(List<FieldSpec> specs, List<EventField> out, Scope outer) {
             Scope scope = new Scope(out, outer);
-            for (FieldSpec spec : specs) {
+            for (int i = 0, n = specs.size(); i < n; i++) { // indexed: no iterator per template walk
+                FieldSpec spec = specs.get(i);
                 if (spec instanceof DataSpec d && d.optional() && pos >= limit && lostAt == null) {
                     continue;
                 }

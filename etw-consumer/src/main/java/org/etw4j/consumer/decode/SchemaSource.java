@@ -11,6 +11,11 @@ public enum SchemaSource {
     EVENT_SOURCE_MANIFEST,
     /** TDH metadata carried inside the trace (KernelTraceControl MetaData EventInfo / EventMapInfo events). */
     TDH_METADATA,
+    /**
+     * The schema the consuming machine's TDH has for the event (manifests registered there, MOF classes in its
+     * WMI store), asked for while a live session delivered the record ({@code RawEventRecord.eventInformation()}).
+     */
+    TDH_LIVE,
     /** The built-in classic kernel (MOF) class layouts. */
     KERNEL_MOF,
     /** A TraceLogging self-describing event (schema in the event's extended data). */

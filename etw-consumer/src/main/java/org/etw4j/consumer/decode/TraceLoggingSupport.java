@@ -16,9 +16,10 @@ import org.etw4j.tracelogging.TraceLoggingSchemaCache;
  * event name is the schema's name, the provider name comes from the provider traits item, and the TraceLogging
  * field values are mapped onto {@link EventField} (same in-type numbers, see {@link InType}; out types mapped by
  * meaning, since TraceLogging numbers them differently).
- * Thread-safe (the schema cache is). The TraceLogging decoder decodes a payload all or nothing: when it
- * fails, the event keeps its name and gets a single error field (named after the failing field) holding the
- * bytes from the failing offset on; the fields before it are not recovered.
+ * Thread-safe (the schema cache is; the provider-name table only holds immutable entries). The TraceLogging
+ * decoder decodes a payload all or nothing: when it fails, the event keeps its name and gets a single error field
+ * (named after the failing field) holding the bytes from the failing offset on; the fields before it are not
+ * recovered.
  */
 final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
 
@@ -28,23 +29,19 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
     public DecodedEvent decode(RawEventRecord r, ByteBuffer schemaItem, ByteBuffer traitsItem) {
         TraceLoggingSchema schema;
         try {
-            schema = schemas.get(schemaItem.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+            schema = schemas.get(schemaItem); // reads at absolute indexes: byte order does not matter
         } catch (TraceLoggingDecodeException e) {
             return null;
         }
-        String providerName = r.providerId().toString();
-        if (traitsItem != null) {
-            try {
-                providerName = ProviderTraits.parse(traitsItem.duplicate().order(ByteOrder.LITTLE_ENDIAN)).name();
-            } catch (TraceLoggingDecodeException e) {
-                // keep the GUID as the name
-            }
+        String providerName = traitsItem != null ? providerName(traitsItem) : null;
+        if (providerName == null) {
+            providerName = r.providerId().toString();
         }
-        ByteBuffer data = r.userData().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer data = PayloadScratch.copy(r.userData()); // read in place rather than through the mapped view
         int length = data.remaining();
         int pointerSize = r.pointerSize() == 4 ? 4 : 8;
-        List<EventField> fields = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        List<EventField> fields = new ArrayList<>(schema.topLevelFields().size());
+        List<String> notes = List.of();
         byte[] rest;
         try {
             ByteBuffer work = data.duplicate();
@@ -59,11 +56,47 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
             data.get(data.position() + at, raw);
             String name = e.fieldName() != null ? e.fieldName() : "payload";
             fields.add(EventField.failed(name, InType.NULL, OutType.NULL, null, e.getMessage(), raw));
-            notes.add("TraceLogging payload could not be decoded from offset " + at + "; earlier fields are lost");
+            notes = List.of("TraceLogging payload could not be decoded from offset " + at
+                    + "; earlier fields are lost");
             rest = new byte[0];
         }
-        return new DecodedEvent(r.providerId(), providerName, schema.name(), "", "", r.id(), r.version(),
+        return DecodedEvent.owned(r.providerId(), providerName, schema.name(), "", "", r.id(), r.version(),
                 r.opcode(), SchemaSource.TRACELOGGING, fields, length, rest, notes, null);
+    }
+
+    /**
+     * Recently seen provider-traits blobs and the names they hold, direct-mapped by the blob's hash: every event
+     * of a TraceLogging provider carries the same blob, and parsing it per event cost more than decoding a small
+     * payload. Slots hold immutable entries, so racing writers at worst replace each other's entry.
+     */
+    private final TraitsName[] traitsNames = new TraitsName[64];
+
+    private record TraitsName(byte[] blob, String name) {
+    }
+
+    /** The provider name of a traits item, or {@code null} when it does not parse. */
+    private String providerName(ByteBuffer traits) {
+        int p = traits.position();
+        int n = traits.remaining();
+        int h = 1;
+        for (int i = 0; i < n; i++) {
+            h = 31 * h + traits.get(p + i);
+        }
+        int slot = (h ^ (h >>> 16)) & (traitsNames.length - 1);
+        TraitsName e = traitsNames[slot];
+        if (e != null && e.blob.length == n && traits.equals(ByteBuffer.wrap(e.blob))) {
+            return e.name;
+        }
+        String name;
+        try {
+            name = ProviderTraits.parse(traits.duplicate().order(ByteOrder.LITTLE_ENDIAN)).name();
+        } catch (TraceLoggingDecodeException ex) {
+            name = null; // keep the GUID as the name
+        }
+        byte[] blob = new byte[n];
+        traits.get(p, blob);
+        traitsNames[slot] = new TraitsName(blob, name);
+        return name;
     }
 
     private static EventField convert(DecodedField f) {

@@ -34,7 +34,9 @@ import org.etw4j.format.WmiBufferLayout;
  *
  * <p>Format: {@code ../shared/docs/etw-formats.md} section 3. Limits: a mapped file changed or truncated
  * by another process while being read can make the JVM throw {@link InternalError}; compressed buffers
- * are MS-XCA Plain LZ77 (the format the corpus' compressed files use); LZNT1 is not recognised.
+ * are MS-XCA Plain LZ77 (the format the corpus' compressed files use) or LZNT1, chosen per buffer by the
+ * rule {@code BufferCompression} documents; LZNT1 support follows the MS-XCA specification but is
+ * unverified on a real .etl file (none was available).
  */
 public final class EtlFile implements AutoCloseable {
     /** Largest logical buffer size accepted (ETW's own maximum is 16 MiB, ntwmi.h MAX_ETW_BUFFER_SIZE). */

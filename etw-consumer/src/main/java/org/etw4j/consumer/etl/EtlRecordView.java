@@ -270,6 +270,11 @@ public final class EtlRecordView {
         return s().compressedBuffer;
     }
 
+    /** How the record's buffer was compressed; null when it was stored uncompressed (for tests and diagnostics). */
+    BufferCompression bufferCompression() {
+        return s().compression;
+    }
+
     /** File offset of the record, or -1 when its buffer is compressed (see {@link #offsetInBuffer()}). */
     public long fileOffset() {
         RecordStream r = s();

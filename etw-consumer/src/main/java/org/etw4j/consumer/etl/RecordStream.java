@@ -47,6 +47,8 @@ final class RecordStream {
     long bufferIndex;
     int processor;
     boolean compressedBuffer;
+    /** How the current buffer was stored compressed; null when it was not. */
+    BufferCompression compression;
 
     // Current record.
     int pos;
@@ -119,6 +121,7 @@ final class RecordStream {
         bufferIndex = b.index;
         processor = b.processor;
         compressedBuffer = b.compressed;
+        compression = null;
         if (b.compressed) {
             if (inflated == null || inflated.length < b.savedOffset) {
                 inflated = memory.grow(inflated, b.savedOffset, b.offset, b.index);
@@ -129,14 +132,10 @@ final class RecordStream {
             file.slice(b.offset, b.available).get(0, compressed, 0, b.available);
             System.arraycopy(compressed, 0, inflated, 0, HEADER);
             int wanted = b.savedOffset - HEADER;
-            int produced = PlainLz77.decode(compressed, HEADER, b.available, inflated, HEADER, wanted);
-            if (produced != wanted) {
-                String why = produced < 0 ? "malformed Plain LZ77 data"
-                        : "Plain LZ77 data ends after " + produced + " of " + wanted + " bytes";
-                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, why
-                        + (looksLikeLznt1(compressed, b.available) ? "; it starts like an LZNT1 chunk, a compression"
-                                + " this reader does not decode (no sample file to verify one against)" : "")
-                        + "; the buffer's records are skipped");
+            compression = BufferCompression.inflate(compressed, HEADER, b.available, inflated, HEADER, wanted);
+            if (compression == null) {
+                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, BufferCompression.whyNotDecodable(
+                        compressed, HEADER, b.available, inflated, HEADER, wanted) + "; the buffer's records are skipped");
                 return false;
             }
             buffer = inflatedView;
@@ -147,18 +146,6 @@ final class RecordStream {
         }
         nextPos = HEADER;
         return true;
-    }
-
-    /**
-     * Whether compressed data starts with a plausible LZNT1 chunk header (u16: bits 12-14 = 3, size in the
-     * low 12 bits): the other buffer compression ETW tools are reported to use (etw-formats.md 3.2).
-     */
-    private static boolean looksLikeLznt1(byte[] data, int available) {
-        if (available < HEADER + 2) {
-            return false;
-        }
-        int chunk = (data[HEADER] & 0xFF) | (data[HEADER + 1] & 0xFF) << 8;
-        return (chunk & 0x7000) == 0x3000 && (chunk & 0x0FFF) + 3 <= available - HEADER;
     }
 
     private boolean nextRecordInBuffer() {

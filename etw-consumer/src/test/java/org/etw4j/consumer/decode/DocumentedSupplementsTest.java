@@ -67,13 +67,33 @@ class DocumentedSupplementsTest {
     }
 
     @Test
-    void pnpVersion4IsNotReadWithTheDocumentedVersion2Layout() {
+    void pnpVersion4HasItsOwnLayoutWithClassGuidAndFilterArrays() {
         KernelSchemas k = KernelSchemas.builtIn();
-        assertNotNull(k.find(KernelSchemas.SYSTEM_CONFIG, 22, 2).schema());
-        assertNotNull(k.find(KernelSchemas.SYSTEM_CONFIG, 22, 3).schema());
-        KernelSchemas.Lookup v4 = k.find(KernelSchemas.SYSTEM_CONFIG, 22, 4);
-        assertNull(v4.schema());
-        assertEquals("SystemConfig", v4.taskName());
+        assertEquals("IDLength", k.find(KernelSchemas.SYSTEM_CONFIG, 22, 3).schema().fields().get(0).name(),
+                "v2/v3 keep the MS Learn layout");
+        EventSchema v4 = k.find(KernelSchemas.SYSTEM_CONFIG, 22, 4).schema();
+        Guid serialPorts = Guid.parse("4d36e978-e325-11ce-bfc1-08002be10318");
+        ByteBuffer b = le(200);
+        b.put(serialPorts.toWindowsBytes()).putInt(2).putInt(0);
+        for (String s : new String[] {"ACPI\\PNP0501\\1", "Communications Port", "COM1", "\\Device\\0000002b",
+                "Serial", "serenum", "extra"}) {
+            utf16z(b, s);
+        }
+        Map<String, Object> v = decode(v4, b);
+        assertEquals(serialPorts, v.get("ClassGuid"));
+        assertEquals("Serial", v.get("ServiceName"));
+        assertEquals(List.of("serenum", "extra"), v.get("UpperFilters"), "the count field sizes the array");
+        assertEquals(List.of(), v.get("LowerFilters"));
+
+        EventSchema v5 = k.find(KernelSchemas.SYSTEM_CONFIG, 22, 5).schema();
+        ByteBuffer b5 = le(200);
+        b5.put(serialPorts.toWindowsBytes()).putInt(0).putInt(0).putInt(0x180200a).putInt(0);
+        for (String s : new String[] {"id", "desc", "", "pdo", "svc"}) {
+            utf16z(b5, s);
+        }
+        Map<String, Object> v5v = decode(v5, b5);
+        assertEquals(0x180200aL, ((Number) v5v.get("DevStatus")).longValue());
+        assertEquals("id", v5v.get("DeviceID"), "strings start after DevStatus and DevProblem (offset 32)");
     }
 
     @Test

@@ -64,7 +64,12 @@ class KernelSchemasCorpusTest {
                 "Windows Kernel/Image/Load v2", "Windows Kernel/Image/Load v3", "Windows Kernel/DiskIO/Read v3",
                 "Windows Kernel/PerfInfo/Sample v2", "Windows Kernel/StackWalk/Stack v2",
                 "Windows Kernel/FileIO/FileRundown v2", "Windows Kernel/Memory/HardFault v2",
-                "Windows Kernel/TcpIp/SendIPV6 v2", "Windows Kernel/EventTrace v2")) {
+                "Windows Kernel/TcpIp/SendIPV6 v2", "Windows Kernel/EventTrace v2",
+                // layouts from PerfView / LibTrace / Windows' TDH output (KernelSchemas names each source): exact
+                // payload use on real records is the check that they are right
+                "Windows Kernel/SystemConfig/PnP v4", "Windows Kernel/SystemConfig/Platform v2",
+                "Windows Kernel/SysConfig/BuildInfo v0", "Windows Kernel/SysConfig/SystemPaths v0",
+                "Windows Kernel/SysConfig/UnknownVolume v0", "Windows Kernel/Image/KernelBase v2")) {
             assertTrue(decoded.containsKey(expected), expected + " in " + decoded.keySet());
         }
     }

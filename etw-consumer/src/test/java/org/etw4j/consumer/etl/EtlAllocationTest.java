@@ -1,10 +1,9 @@
 package org.etw4j.consumer.etl;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.reflect.Method;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,27 +22,13 @@ class EtlAllocationTest {
         "airbus__ShutdownPerfDiagLogger.etl, TIME",
     })
     void headerOnlyScanAllocatesNothingPerRecord(String name, EtlOrder order) throws Exception {
-        // Through reflection: the test sources are compiled inside the module, which does not read
-        // java.management (nor should it, for a test).
-        Object mx;
-        Method allocatedBytes;
-        try {
-            mx = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-            Class<?> sunBean = Class.forName("com.sun.management.ThreadMXBean");
-            assumeTrue(sunBean.isInstance(mx), "needs com.sun.management.ThreadMXBean");
-            assumeTrue((Boolean) sunBean.getMethod("isThreadAllocatedMemoryEnabled").invoke(mx),
-                    "per-thread allocation counting is off");
-            allocatedBytes = sunBean.getMethod("getCurrentThreadAllocatedBytes");
-        } catch (ReflectiveOperationException e) {
-            assumeTrue(false, "no per-thread allocation counters: " + e);
-            return;
-        }
+        LongSupplier allocatedBytes = ThreadAllocation.counterOrSkip();
         Path path = Corpus.file(name);
         try (EtlFile f = EtlFile.open(path)) {
             scan(f, order);   // warm-up: class loading and first-time initialisation
-            long before = (Long) allocatedBytes.invoke(mx);
+            long before = allocatedBytes.getAsLong();
             long records = scan(f, order);
-            long allocated = (Long) allocatedBytes.invoke(mx) - before;
+            long allocated = allocatedBytes.getAsLong() - before;
             int streams = order == EtlOrder.TIME ? f.processorIndexes().length : 1;
             long decompression = f.compressedMode() ? (streams + 1L) * f.header().bufferSize() : 0;
             long budget = 16_384 + 512 * f.bufferCount() + decompression;

@@ -42,26 +42,7 @@ class PlainLz77Test {
         Random random = new Random(42);
         for (int round = 0; round < 200; round++) {
             int length = random.nextInt(round < 100 ? 300 : 70_000);
-            byte[] data = new byte[length];
-            // Runs, repeats at random distances and noise: every match-length encoding gets used.
-            int i = 0;
-            while (i < length) {
-                int kind = random.nextInt(4);
-                int n = Math.min(length - i, 1 + random.nextInt(kind == 0 ? 40 : 400));
-                if (kind == 0 || i == 0) {
-                    for (int k = 0; k < n; k++) {
-                        data[i + k] = (byte) random.nextInt();
-                    }
-                } else if (kind == 1) {
-                    Arrays.fill(data, i, i + n, (byte) random.nextInt());
-                } else {
-                    int distance = 1 + random.nextInt(Math.min(i, 8192));
-                    for (int k = 0; k < n; k++) {
-                        data[i + k] = data[i + k - distance];
-                    }
-                }
-                i += n;
-            }
+            byte[] data = CompressibleData.generate(random, length, 400, 8192);
             byte[] packed = Lz77Encoder.encode(data);
             assertArrayEquals(data, decode(packed, data.length), "round " + round);
         }

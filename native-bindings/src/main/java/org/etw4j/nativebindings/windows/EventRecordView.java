@@ -23,6 +23,10 @@ import org.etw4j.spi.RawEventRecord;
  * {@link #userData()} and {@link #extendedData(int)} returned fail too (they live in an arena closed at detach;
  * they are also confined to the callback's thread). {@link #copy()} keeps a record. The primitive getters
  * allocate nothing.
+ *
+ * <p>TDH: {@link #eventInformation()} and {@link #eventMapInformation(String)} ask TDH about the record being
+ * handled (see {@link TdhLookups}: reused buffers, ERROR_NOT_FOUND remembered per provider, id, version and
+ * opcode); the buffers they return die with the callback like the other slices.
  */
 public final class EventRecordView implements RawEventRecord {
     private static final long HEADER = _EVENT_RECORD.EventHeader$offset();
@@ -53,6 +57,7 @@ public final class EventRecordView implements RawEventRecord {
 
     private MemorySegment record;
     private Arena slices;
+    private TdhLookups tdh;
 
     /** Points the view at the callback's EVENT_RECORD. */
     void attach(MemorySegment eventRecord) {
@@ -225,6 +230,45 @@ public final class EventRecordView implements RawEventRecord {
     @Override
     public int userDataLength() {
         return Short.toUnsignedInt(rec().get(ValueLayout.JAVA_SHORT, USER_DATA_LENGTH));
+    }
+
+    @Override
+    public boolean providesEventInformation() {
+        return record != null;
+    }
+
+    @Override
+    public ByteBuffer eventInformation() {
+        MemorySegment info = tdh().eventInformation(this, hasTraceLoggingSchema());
+        return info == null ? null : slice(info.address(), (int) info.byteSize());
+    }
+
+    @Override
+    public ByteBuffer eventMapInformation(String mapName) {
+        java.util.Objects.requireNonNull(mapName, "mapName");
+        MemorySegment map = tdh().eventMapInformation(this, mapName);
+        return map == null ? null : slice(map.address(), (int) map.byteSize());
+    }
+
+    /** This view's TDH lookups (made on first use: views that never ask carry no buffers). */
+    TdhLookups tdh() {
+        rec();
+        TdhLookups t = tdh;
+        if (t == null) {
+            t = new TdhLookups();
+            tdh = t;
+        }
+        return t;
+    }
+
+    /** Whether the record carries an EVENT_SCHEMA_TL item (TDH then reads the schema from the record). */
+    private boolean hasTraceLoggingSchema() {
+        for (int i = 0, n = extendedDataCount(); i < n; i++) {
+            if (extendedDataType(i) == EventHeaderLayout.EXT_EVENT_SCHEMA_TL) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A read-only little-endian buffer over ETW's memory that dies with the callback. */

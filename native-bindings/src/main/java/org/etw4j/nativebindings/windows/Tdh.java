@@ -13,6 +13,10 @@ import org.etw4j.nativebindings.generated.EtwNative;
  * <p>Stateless; thread-safe. Call it inside the event callback: TDH reads the EVENT_RECORD (and, for
  * TraceLogging events, its EVENT_SCHEMA_TL item), which is valid only then. The result belongs to the caller's
  * allocator and stays valid after the callback.
+ *
+ * <p>Decoders do not call this: they reach TDH through {@link EventRecordView#eventInformation()} (the SPI's
+ * {@code RawEventRecord.eventInformation()}), which reuses one buffer per consumer and remembers ERROR_NOT_FOUND
+ * ({@link TdhLookups}). This method is for callers that want an owned copy in memory of their choosing.
  */
 public final class Tdh {
     /** {@code DECODING_SOURCE} values (tdh.h). */

@@ -18,6 +18,7 @@ final class Win32Errors {
     static final int ERROR_NOT_SUPPORTED = Win32Error.ERROR_NOT_SUPPORTED.code();
     static final int ERROR_INVALID_PARAMETER = Win32Error.ERROR_INVALID_PARAMETER.code();
     static final int ERROR_INSUFFICIENT_BUFFER = 122;
+    static final int ERROR_NOT_FOUND = Win32Error.ERROR_NOT_FOUND.code();
     static final int ERROR_ALREADY_EXISTS = Win32Error.ERROR_ALREADY_EXISTS.code();
     static final int ERROR_MORE_DATA = Win32Error.ERROR_MORE_DATA.code();
     static final int ERROR_ARITHMETIC_OVERFLOW = Win32Error.ERROR_ARITHMETIC_OVERFLOW.code();

@@ -283,8 +283,10 @@ class FfmBackendTest {
         for (int i = 0; i < iterations; i++) {
             Guid id = new Guid(0x0f0f0f0f_2222_0000L + i, 0x1234L);
             AtomicBoolean closed = new AtomicBoolean();
+            CountDownLatch notified = new CountDownLatch(1);
             ProviderRegistration reg = backend.registerProvider(id, (c, src, l, any, all, f) -> {
                 notifications.incrementAndGet();
+                notified.countDown();
                 if (closed.get()) {
                     afterClose.incrementAndGet(); // a callback that started after close() returned
                 }
@@ -303,7 +305,11 @@ class FfmBackendTest {
             });
             controller.start();
             go.countDown();
-            if ((i & 1) == 0) {
+            if ((i & 3) == 0) {
+                // every fourth round closes while notifications are surely under way (on a loaded machine the
+                // free-running rounds may all close before the controller's first enable)
+                assertTrue(notified.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            } else if ((i & 1) == 0) {
                 Thread.onSpinWait();
             }
             reg.close();

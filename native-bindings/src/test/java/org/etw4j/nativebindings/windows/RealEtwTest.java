@@ -2,6 +2,7 @@ package org.etw4j.nativebindings.windows;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.abort;
@@ -21,8 +22,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.Win32Error;
+import org.etw4j.consumer.EventStream;
+import org.etw4j.consumer.StreamOptions;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.Sessions;
@@ -50,9 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
  * message. Run from an elevated prompt: {@code ./mvnw -pl native-bindings test -Dtest=RealEtwTest}.
  *
  * <p>Sessions are named {@value #PREFIX}... and stale ones from a crashed run are stopped first. The file test
- * reads the .etl back with OpenTraceW through the backend itself ({@link WindowsBackend#openFile}): native-bindings
- * cannot depend on etw-consumer (which depends on it), and reading with ETW's own parser checks what ETW wrote
- * without trusting our pure-Java reader; comparing both readers belongs in an etw-consumer test.
+ * reads the .etl back with OpenTraceW through the backend itself ({@link WindowsBackend#openFile}): reading with
+ * ETW's own parser checks what ETW wrote without trusting our pure-Java reader; comparing both readers belongs in an
+ * etw-consumer test. The TDH decoding test uses etw-consumer's EventStream (a test-scope dependency).
  */
 @EnabledOnOs(OS.WINDOWS)
 class RealEtwTest {
@@ -202,5 +208,46 @@ class RealEtwTest {
         assertEquals(Tdh.DECODING_SOURCE_TLG, decodingSource[0], "TDH read the event's own TraceLogging schema");
         assertEquals(List.of("Request", "status", "path"), names);
         assertNotNull(t);
+    }
+
+    /**
+     * A manifest provider registered on every Windows machine, decoded through the machine's TDH by an EventStream
+     * that was given no manifest: Microsoft-Windows-Kernel-Process (keyword WINEVENT_KEYWORD_PROCESS, 0x10),
+     * event 1 (ProcessStart) of a child process this test starts.
+     */
+    @Test
+    void aManifestEventOfAProviderRegisteredOnTheMachineIsDecodedThroughTdh() throws Exception {
+        Guid kernelProcess = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        List<DecodedEvent> starts = new CopyOnWriteArrayList<>();
+        EventStream stream = EventStream.openSession(name, backend, StreamOptions.direct());
+        cleanup.add(stream);
+        // decoded on the delivery thread, while the record can still ask TDH
+        stream.onEvent(kernelProcess, 1, e -> starts.add(e.decoded()));
+        stream.startAsync();
+        s.enableProvider(kernelProcess, EnableParameters.of(Level.INFORMATIONAL, 0x10));
+        Process child = new ProcessBuilder("cmd.exe", "/c", "exit", "0").start();
+        long childPid = child.pid();
+        assertTrue(child.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS));
+        s.flush();
+        DecodedEvent mine = null;
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (mine == null && System.nanoTime() < end) {
+            for (DecodedEvent d : starts) {
+                if (d.field("ProcessID") != null && Long.valueOf(childPid).equals(d.field("ProcessID").value())) {
+                    mine = d;
+                }
+            }
+            Thread.sleep(20);
+        }
+        assertNotNull(mine, "ProcessStart of pid " + childPid + " among " + starts);
+        assertEquals(SchemaSource.TDH_LIVE, mine.source(), mine.toString());
+        assertEquals("Microsoft-Windows-Kernel-Process", mine.providerName());
+        assertTrue(mine.eventName().startsWith("ProcessStart"), mine.eventName());
+        assertEquals(ProcessHandle.current().pid(), mine.field("ParentProcessID").value());
+        assertTrue(String.valueOf(mine.field("ImageName").value()).toLowerCase(java.util.Locale.ROOT).endsWith("cmd.exe"),
+                mine.toString());
+        assertFalse(mine.hasFieldErrors(), mine.toString());
     }
 }

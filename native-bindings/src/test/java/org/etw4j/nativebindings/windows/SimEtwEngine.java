@@ -91,7 +91,12 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  *       PEVENT_RECORD_CALLBACK through {@code EtwStandIn_InvokeEventRecordCallback}; losses raise
  *       EVENT_TRACE_LOGFILEW.EventsLost and call the BufferCallback;</li>
  *   <li>TdhGetEventInformation: a minimal TRACE_EVENT_INFO for TraceLogging events (provider, descriptor,
- *       decoding source TLG, event name from the EVENT_SCHEMA_TL item).</li>
+ *       decoding source TLG, event name from the EVENT_SCHEMA_TL item); for other events the TRACE_EVENT_INFO a
+ *       test {@link #registerTdhEvent registered} for (provider, id, version), as if its manifest were
+ *       registered on the machine, else ERROR_NOT_FOUND; calls are counted
+ *       ({@link #tdhEventInformationCalls});</li>
+ *   <li>TdhGetEventMapInformation: the EVENT_MAP_INFO a test {@link #registerTdhMap registered} for the record's
+ *       provider and the map name, else ERROR_NOT_FOUND.</li>
  * </ul>
  * Nothing thrown escapes an upcall: simulator refusals ({@link EtwException}) become their status, bad input
  * ERROR_INVALID_PARAMETER, anything else is kept in {@link #errors()} (tests assert it stays empty) and answered
@@ -114,6 +119,9 @@ final class SimEtwEngine {
     private final Map<SessionControl, EngineSession> sessionsByControl = new ConcurrentHashMap<>();
     private final Map<Long, EngineConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong writes = new AtomicLong();
+    private final Map<TdhKind, byte[]> tdhEvents = new ConcurrentHashMap<>();
+    private final Map<TdhMap, byte[]> tdhMaps = new ConcurrentHashMap<>();
+    private final Map<TdhKind, AtomicLong> tdhCalls = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicReference<Long> misdirected = new java.util.concurrent.atomic.AtomicReference<>();
     private volatile SimulatedBackend machine = new SimulatedBackend();
 
@@ -142,6 +150,8 @@ final class SimEtwEngine {
         entry("TraceQueryInformation", "traceQueryInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
         entry("TdhGetEventInformation", "tdhGetEventInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        entry("TdhGetEventMapInformation", "tdhGetEventMapInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         // OpenTraceW: the C helper sets errno (the "last error" on Linux) from what openTrace returns.
         table.set(ValueLayout.ADDRESS, offsetOf("OpenTraceW"), standIn.openTraceWithLastError);
@@ -182,6 +192,22 @@ final class SimEtwEngine {
     /** Events that reached the engine's EventWrite(Transfer). */
     long writes() {
         return writes.get();
+    }
+
+    /** TDH on this "machine" knows event (id, version) of {@code provider}: {@code traceEventInfo} (see TdhBlobs). */
+    void registerTdhEvent(Guid provider, int id, int version, byte[] traceEventInfo) {
+        tdhEvents.put(new TdhKind(provider, id, version), traceEventInfo.clone());
+    }
+
+    /** TDH on this "machine" knows map {@code name} of {@code provider}: {@code eventMapInfo} (see TdhBlobs). */
+    void registerTdhMap(Guid provider, String name, byte[] eventMapInfo) {
+        tdhMaps.put(new TdhMap(provider, name), eventMapInfo.clone());
+    }
+
+    /** TdhGetEventInformation calls made for records of (provider, id, version) so far. */
+    long tdhEventInformationCalls(Guid provider, int id, int version) {
+        AtomicLong n = tdhCalls.get(new TdhKind(provider, id, version));
+        return n == null ? 0 : n.get();
     }
 
     /** The next call of {@code function} returns {@code status} without doing anything. */
@@ -883,7 +909,17 @@ final class SimEtwEngine {
 
     // ------------------------------------------------------------------ tdh
 
-    /** A TRACE_EVENT_INFO for TraceLogging events: provider, descriptor, decoding source, event name. */
+    private record TdhKind(Guid provider, int id, int version) {
+    }
+
+    private record TdhMap(Guid provider, String name) {
+    }
+
+    /**
+     * A TRACE_EVENT_INFO: for TraceLogging events the provider, descriptor, decoding source and event name; for
+     * others the registered one. The size protocol is TDH's: too small a buffer gets ERROR_INSUFFICIENT_BUFFER and
+     * the size needed.
+     */
     int tdhGetEventInformation(MemorySegment eventRecord, int contextCount, MemorySegment context, MemorySegment buffer,
                                MemorySegment bufferSize) {
         try {
@@ -893,9 +929,16 @@ final class SimEtwEngine {
             EventRecordView view = new EventRecordView();
             view.attach(eventRecord);
             try {
+                TdhKind kind = new TdhKind(view.providerId(), view.id(), view.version());
+                tdhCalls.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+                Integer fail = injectedFailure("TdhGetEventInformation");
+                if (fail != null) {
+                    return fail;
+                }
                 ByteBuffer schema = view.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
                 if (schema == null) {
-                    return ERROR_NOT_FOUND; // only TraceLogging events carry their schema
+                    byte[] registered = tdhEvents.get(kind);
+                    return registered == null ? ERROR_NOT_FOUND : answer(registered, buffer, bufferSize);
                 }
                 byte[] meta = new byte[schema.remaining()];
                 schema.duplicate().get(meta);
@@ -923,5 +966,37 @@ final class SimEtwEngine {
         } catch (Throwable t) {
             return failure(t);
         }
+    }
+
+    /** The registered EVENT_MAP_INFO for the record's provider and {@code mapName}, else ERROR_NOT_FOUND. */
+    int tdhGetEventMapInformation(MemorySegment eventRecord, MemorySegment mapName, MemorySegment buffer,
+                                  MemorySegment bufferSize) {
+        try {
+            if (eventRecord.address() == 0 || mapName.address() == 0 || bufferSize.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            EventRecordView view = new EventRecordView();
+            view.attach(eventRecord);
+            try {
+                byte[] registered = tdhMaps.get(new TdhMap(view.providerId(), wideString(mapName)));
+                return registered == null ? ERROR_NOT_FOUND : answer(registered, buffer, bufferSize);
+            } finally {
+                view.detach();
+            }
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    /** TDH's size protocol: the blob when it fits (size set to what was used), else the size needed. */
+    private static int answer(byte[] blob, MemorySegment buffer, MemorySegment bufferSize) {
+        MemorySegment size = bufferSize.reinterpret(4);
+        if (Integer.toUnsignedLong(size.get(ValueLayout.JAVA_INT, 0)) < blob.length || buffer.address() == 0) {
+            size.set(ValueLayout.JAVA_INT, 0, blob.length);
+            return Win32Errors.ERROR_INSUFFICIENT_BUFFER;
+        }
+        MemorySegment.copy(MemorySegment.ofArray(blob), 0, buffer.reinterpret(blob.length), 0, blob.length);
+        size.set(ValueLayout.JAVA_INT, 0, blob.length);
+        return 0;
     }
 }
