@@ -272,6 +272,10 @@ class TdhLiveDecodingTest {
                 "first lookup: too small, grow, again; second lookup: the grown buffer fits");
         assertEquals(1, engine.tdhEventInformationCalls(p.id(), 6, 0), "six asks, one TDH call: NOT_FOUND remembered");
 
+        // The latch counts down inside the last callback: end the consumer so that no callback is running.
+        c.close();
+        t.join(WAIT.toMillis());
+        assertFalse(t.isAlive());
         EventRecordView view = keptView.get();
         assertNotNull(view);
         assertFalse(view.providesEventInformation(), "after the callback the view cannot ask");
