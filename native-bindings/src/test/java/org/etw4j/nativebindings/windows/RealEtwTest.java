@@ -213,7 +213,9 @@ class RealEtwTest {
     /**
      * A manifest provider registered on every Windows machine, decoded through the machine's TDH by an EventStream
      * that was given no manifest: Microsoft-Windows-Kernel-Process (keyword WINEVENT_KEYWORD_PROCESS, 0x10),
-     * event 1 (ProcessStart) of a child process this test starts.
+     * event 1 (ProcessStart) of a child process this test starts. The field names are the ones Windows' TDH gave
+     * for this event in the corpus trace perfview__net.4.5.2.x64.etl (its KernelTraceControl metadata: ProcessID,
+     * CreateTime, ParentProcessID, SessionID, Flags, ImageName; keyword 0x8000000000000010 there).
      */
     @Test
     void aManifestEventOfAProviderRegisteredOnTheMachineIsDecodedThroughTdh() throws Exception {
