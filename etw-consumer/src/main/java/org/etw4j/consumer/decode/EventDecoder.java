@@ -117,12 +117,10 @@ public final class EventDecoder {
         int pointerSize = r.pointerSize() == 4 ? 4 : 8;
         Guid provider = r.providerId();
         boolean classicHeader = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
-        if (!classicHeader && r.id() != ManifestRegistry.MANIFEST_EVENT_ID) {
+        ByteBuffer tlSchema = classicHeader ? null : r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
+        if (tlSchema != null && r.id() != ManifestRegistry.MANIFEST_EVENT_ID) {
             // TraceLogging first when it cannot be a manifest envelope: its decoder reads the user data itself
-            ByteBuffer tlSchema = r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
-            if (tlSchema != null) {
-                return traceLogging(r, provider, tlSchema);
-            }
+            return traceLogging(r, provider, tlSchema);
         }
         ByteBuffer data = littleEndian(r.userData());
         if (classicHeader) {
@@ -135,7 +133,6 @@ public final class EventDecoder {
             registry.offerManifestEvent(provider, r.id(), data);
             return manifestEnvelope(r, provider, data, pointerSize);
         }
-        ByteBuffer tlSchema = r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
         if (tlSchema != null) {
             return traceLogging(r, provider, tlSchema);
         }

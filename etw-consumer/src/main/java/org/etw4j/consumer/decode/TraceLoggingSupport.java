@@ -78,10 +78,7 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
     private String providerName(ByteBuffer traits) {
         int p = traits.position();
         int n = traits.remaining();
-        int h = 1;
-        for (int i = 0; i < n; i++) {
-            h = 31 * h + traits.get(p + i);
-        }
+        int h = traits.hashCode(); // over the remaining bytes, like equals below
         int slot = (h ^ (h >>> 16)) & (traitsNames.length - 1);
         TraitsName e = traitsNames[slot];
         if (e != null && e.blob.length == n && traits.equals(ByteBuffer.wrap(e.blob))) {
