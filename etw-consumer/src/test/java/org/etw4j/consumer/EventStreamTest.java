@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,27 +61,11 @@ class EventStreamTest {
     }
 
     private static void writeConcurrently(EtwProvider p, int threads, int perThread) throws InterruptedException {
-        CountDownLatch go = new CountDownLatch(1);
-        List<Thread> ts = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            Thread w = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < perThread; i++) {
-                    assertEquals(0, p.event(SEQ).int32(thread).int32(i).write());
-                }
-            });
-            ts.add(w);
-            w.start();
-        }
-        go.countDown();
-        for (Thread w : ts) {
-            w.join();
-        }
+        GatedThreads.run(threads, "writer-", thread -> {
+            for (int i = 0; i < perThread; i++) {
+                assertEquals(0, p.event(SEQ).int32(thread).int32(i).write());
+            }
+        });
     }
 
     @ParameterizedTest

@@ -11,12 +11,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
+import org.etw4j.consumer.GatedThreads;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
@@ -82,39 +82,23 @@ class EtlWriterRoundTripTest {
             });
             stream.startAsync();
 
-            CountDownLatch go = new CountDownLatch(1);
-            List<Thread> writers = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                int thread = t;
-                Thread w = new Thread(() -> {
-                    try {
-                        go.await();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    for (int i = 0; i < PER_THREAD; i++) {
-                        int n = thread * PER_THREAD + i;
-                        switch (i % 3) {
-                            case 0 -> assertEquals(0, provider.event(MANIFEST_EVENT).int32(n).string("msg-" + n)
-                                    .uint64(n * 1_000_000_007L).write());
-                            case 1 -> {
-                                Guid related = Guid.of(new UUID(n, ~n));
-                                relatedIds[n] = related;
-                                assertEquals(0, provider.event(TRANSFER_EVENT).activityId(Guid.of(new UUID(~n, n)))
-                                        .relatedActivityId(related).int32(n).write());
-                            }
-                            default -> assertEquals(0, provider.event(TICK).int32(n).string("tick " + n)
-                                    .float64(n / 4.0).bool32(n % 2 == 0).guid(Guid.of(new UUID(7, n))).write());
+            GatedThreads.run(THREADS, "writer-", thread -> {
+                for (int i = 0; i < PER_THREAD; i++) {
+                    int n = thread * PER_THREAD + i;
+                    switch (i % 3) {
+                        case 0 -> assertEquals(0, provider.event(MANIFEST_EVENT).int32(n).string("msg-" + n)
+                                .uint64(n * 1_000_000_007L).write());
+                        case 1 -> {
+                            Guid related = Guid.of(new UUID(n, ~n));
+                            relatedIds[n] = related;
+                            assertEquals(0, provider.event(TRANSFER_EVENT).activityId(Guid.of(new UUID(~n, n)))
+                                    .relatedActivityId(related).int32(n).write());
                         }
+                        default -> assertEquals(0, provider.event(TICK).int32(n).string("tick " + n)
+                                .float64(n / 4.0).bool32(n % 2 == 0).guid(Guid.of(new UUID(7, n))).write());
                     }
-                }, "writer-" + t);
-                writers.add(w);
-                w.start();
-            }
-            go.countDown();
-            for (Thread w : writers) {
-                w.join();
-            }
+                }
+            });
             stats = session.statistics();
             session.stop();
             assertTrue(stream.awaitTermination(Duration.ofSeconds(10)), "live stream ended with the session");
