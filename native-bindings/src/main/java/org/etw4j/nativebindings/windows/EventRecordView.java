@@ -262,7 +262,7 @@ public final class EventRecordView implements RawEventRecord {
     }
 
     /** Whether the record carries an EVENT_SCHEMA_TL item (TDH then reads the schema from the record). */
-    private boolean hasTraceLoggingSchema() {
+    boolean hasTraceLoggingSchema() {
         for (int i = 0, n = extendedDataCount(); i < n; i++) {
             if (extendedDataType(i) == EventHeaderLayout.EXT_EVENT_SCHEMA_TL) {
                 return true;

@@ -2,8 +2,6 @@ package org.etw4j.nativebindings.windows;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
-import java.lang.foreign.ValueLayout;
-import org.etw4j.nativebindings.generated.EtwNative;
 
 /**
  * The hook for TDH decoding: {@code TdhGetEventInformation} on the record a callback is handling, giving the
@@ -29,25 +27,19 @@ public final class Tdh {
     }
 
     /**
-     * {@code TdhGetEventInformation}: asks for the size, allocates it, asks again.
+     * {@code TdhGetEventInformation} for {@code record}, through the view's own lookups ({@link TdhLookups}: the
+     * size protocol and the remembered misses live there once), copied into {@code allocator}.
      *
      * @throws IllegalStateException if {@code record} is used after its callback
      * @throws org.etw4j.EtwException naming TdhGetEventInformation when TDH fails (e.g. ERROR_NOT_FOUND: no
      *                                schema for the event)
      */
     public static MemorySegment eventInformation(EventRecordView record, SegmentAllocator allocator) {
-        MemorySegment eventRecord = record.eventRecord();
-        MemorySegment size = allocator.allocate(ValueLayout.JAVA_INT);
-        size.set(ValueLayout.JAVA_INT, 0, 0);
-        int status = EtwNative.TdhGetEventInformation(eventRecord, 0, MemorySegment.NULL, MemorySegment.NULL, size);
-        for (int attempt = 0; attempt < 3 && status == Win32Errors.ERROR_INSUFFICIENT_BUFFER; attempt++) {
-            int needed = size.get(ValueLayout.JAVA_INT, 0);
-            MemorySegment info = allocator.allocate(Integer.toUnsignedLong(needed), 8);
-            status = EtwNative.TdhGetEventInformation(eventRecord, 0, MemorySegment.NULL, info, size);
-            if (status == Win32Errors.ERROR_SUCCESS) {
-                return info;
-            }
+        MemorySegment info = record.tdh().eventInformation(record, record.hasTraceLoggingSchema());
+        if (info == null) {
+            throw Win32Errors.failure("TdhGetEventInformation", Win32Errors.ERROR_NOT_FOUND,
+                    "event " + record.id() + " of provider " + record.providerId());
         }
-        throw Win32Errors.failure("TdhGetEventInformation", status, "event " + record.id() + " of provider " + record.providerId());
+        return allocator.allocate(info.byteSize(), 8).copyFrom(info);
     }
 }
