@@ -16,7 +16,8 @@ import java.lang.invoke.MethodHandle;
  * <p>Stateless and thread-safe. Like the generated bindings, symbols resolve lazily through the class
  * loader's libraries: load tdh first ({@code org.etw4j.nativebindings.windows.WindowsLibraries}); until then,
  * and on any OS but Windows, a call throws {@link UnsatisfiedLinkError} naming the function.
- * The module's ABI test checks each descriptor's parameter count and sizes against the documented C types.
+ * The module's ABI test checks each descriptor against the documented prototype (parameter count, each
+ * parameter's and the return value's kind and size; WindowsAbiTest, sdk-documented.h).
  */
 public final class DocumentedFunctions {
 

@@ -34,7 +34,6 @@ final class CProbe {
     private final Map<String, String> expressions = new LinkedHashMap<>();
     private final Map<String, String> definedOnly = new LinkedHashMap<>();
     private final Map<String, String[]> bitObjects = new LinkedHashMap<>();
-    private final Map<String, String> arrays = new LinkedHashMap<>();
     private final StringBuilder declarations = new StringBuilder();
 
     /** Adds a value: {@code expression} must be an integer constant expression. */
@@ -47,11 +46,6 @@ final class CProbe {
     /** Adds the value of macro {@code name} if the headers define it (see {@link Result#isDefined}). */
     void macroIfDefined(String name) {
         definedOnly.put(name, name);
-    }
-
-    /** Adds a {@code long long} array initialised with {@code elements} (a comma-separated list). */
-    void array(String key, String elements) {
-        arrays.put(key, elements);
     }
 
     /** Adds C declarations (types the probe needs) written before the values. */
@@ -87,10 +81,6 @@ final class CProbe {
                     .append(")]; } etw4j_bits_").append(i++).append(" = { .s = { .").append(b[1]).append(" = ")
                     .append(b[2]).append(" } };\n");
         }
-        i = 0;
-        for (String elements : arrays.values()) {
-            c.append("const long long etw4j_array_").append(i++).append("[] = { ").append(elements).append(" };\n");
-        }
         return c.toString();
     }
 
@@ -122,12 +112,7 @@ final class CProbe {
         for (String key : bitObjects.keySet()) {
             bits.put(key, require(objects, "etw4j_bits_" + i++));
         }
-        Map<String, long[]> arrayValues = new HashMap<>();
-        i = 0;
-        for (String key : arrays.keySet()) {
-            arrayValues.put(key, AssemblyData.longs(require(objects, "etw4j_array_" + i++)));
-        }
-        return new Result(byKey, macros, bits, arrayValues);
+        return new Result(byKey, macros, bits);
     }
 
     /** Names of all macros the probe's headers define ({@code gcc -E -dM}). */
@@ -166,8 +151,7 @@ final class CProbe {
     }
 
     /** Values computed by the compiler. */
-    record Result(Map<String, Long> values, Map<String, Long> macros, Map<String, byte[]> bitObjects,
-                  Map<String, long[]> arrays) {
+    record Result(Map<String, Long> values, Map<String, Long> macros, Map<String, byte[]> bitObjects) {
 
         long value(String key) {
             Long v = values.get(key);

@@ -82,6 +82,38 @@ final class MingwToolchain {
         return Files.readString(s, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Compiles {@code source} for syntax and types only, with every warning an error ({@code -Werror}): the
+     * compiler's verdict on C that must type-check exactly. Throws {@link IOException} with the compiler's
+     * messages when it does not.
+     */
+    void compileStrictly(Path workDir, String fileName, String source) throws IOException, InterruptedException {
+        Path c = workDir.resolve(fileName + ".c");
+        Files.writeString(c, source, StandardCharsets.UTF_8);
+        List<String> command = new ArrayList<>(List.of(compiler.toString(), "-fsyntax-only", "-std=gnu11", "-Wall",
+                "-Wextra", "-Werror"));
+        command.addAll(FLAGS);
+        command.addAll(List.of("-I", workDir.toString(), c.toString()));
+        run(command, workDir);
+    }
+
+    /**
+     * The prototypes of every function {@code source} declares (its headers included), as the compiler itself
+     * prints them with {@code -aux-info}: one {@code extern RET NAME (T1, T2);} line per function, each preceded
+     * by a comment naming the header and line.
+     */
+    String prototypes(Path workDir, String fileName, String source) throws IOException, InterruptedException {
+        Path c = workDir.resolve(fileName + ".c");
+        Path aux = workDir.resolve(fileName + ".aux");
+        Files.writeString(c, source, StandardCharsets.UTF_8);
+        List<String> command = new ArrayList<>(List.of(compiler.toString(), "-fsyntax-only", "-w", "-aux-info",
+                aux.toString()));
+        command.addAll(FLAGS);
+        command.addAll(List.of("-I", workDir.toString(), c.toString()));
+        run(command, workDir);
+        return Files.readString(aux, StandardCharsets.UTF_8);
+    }
+
     /** Runs the preprocessor with {@code -dM} on {@code source} and returns the macro definitions. */
     String macroDefinitions(Path workDir, String fileName, String source) throws IOException, InterruptedException {
         Path c = workDir.resolve(fileName + ".c");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.etw4j.nativebindings.generated.EtwNative;
@@ -58,8 +60,10 @@ import org.junit.jupiter.api.io.TempDir;
  * jextract or written by hand, is compared member by member (offset, size, alignment; nested structures,
  * unions and arrays of structures included) with what x86_64-w64-mingw32-gcc computes from the unmodified
  * mingw-w64 headers; so are the constants, the hand-written bit-fields, the offsets of trailing
- * {@code ANYSIZE_ARRAY} elements and the parameter sizes of the hand-declared functions.
- * Everything is computed at test time by one cross-compilation to assembly; nothing Windows runs.
+ * {@code ANYSIZE_ARRAY} elements; and every downcall's {@link FunctionDescriptor}, generated or hand-declared, with
+ * its prototype in the headers (parameter count, each parameter's and the return value's kind and size,
+ * checked by the compiler under {@code -Werror}: {@link SignatureCheck}).
+ * Everything is computed at test time by cross-compiling; nothing Windows runs.
  */
 class WindowsAbiTest {
 
@@ -88,9 +92,6 @@ class WindowsAbiTest {
     record BitCase(String description, String cType, BitField field) {
     }
 
-    /** A hand-declared function, its C prototype in sdk-documented.h and its Java descriptor. */
-    record FunctionCase(String name, FunctionDescriptor descriptor) {
-    }
 
     @TempDir
     static Path work;
@@ -101,13 +102,17 @@ class WindowsAbiTest {
     private static Map<String, Integer> winConstants;
     private static List<BitCase> bitFields;
     private static List<TrailingArray> trailingArrays;
-    private static List<FunctionCase> functions;
+    private static MingwToolchain toolchain;
+    /** Every downcall with its header prototype; null when the generated descriptors could not be read. */
+    private static List<SignatureCheck.Downcall> downcalls;
     private static List<String> headerMacros;
 
     private static int membersCompared;
     private static int layoutValuesCompared;
     private static int winConstantsCompared;
     private static int arrayValuesCompared;
+    private static int signaturesCompared;
+    private static int parametersCompared;
 
     @BeforeAll
     static void computeWindowsAbi() throws Exception {
@@ -116,17 +121,12 @@ class WindowsAbiTest {
             System.err.println("WindowsAbiTest SKIPPED: " + MingwToolchain.MISSING);
             return; // every test then skips with that message (requireAbi)
         }
-        MingwToolchain toolchain = located.get();
+        toolchain = located.get();
         structs = structCases();
         constants = IncludeFilters.read("constants.txt").stream().map(IncludeFilters.Entry::name).toList();
         winConstants = winConstants();
         bitFields = bitCases();
         trailingArrays = trailingArrays();
-        functions = List.of(
-                new FunctionCase("TdhFormatProperty", DocumentedFunctions.TDH_FORMAT_PROPERTY),
-                new FunctionCase("TdhLoadManifest", DocumentedFunctions.TDH_LOAD_MANIFEST),
-                new FunctionCase("TdhUnloadManifest", DocumentedFunctions.TDH_UNLOAD_MANIFEST),
-                new FunctionCase("TdhLoadManifestFromBinary", DocumentedFunctions.TDH_LOAD_MANIFEST_FROM_BINARY));
 
         CProbe probe = new CProbe();
         // The variable-length EVENT_TRACE_PROPERTIES buffers, declared as a C program would lay them out.
@@ -134,7 +134,6 @@ class WindowsAbiTest {
                 struct etw4j_props_13_29 { EVENT_TRACE_PROPERTIES Properties; WCHAR LoggerName[13]; WCHAR LogFileName[29]; };
                 struct etw4j_props_5 { EVENT_TRACE_PROPERTIES Properties; WCHAR LoggerName[5]; };
                 struct etw4j_props_v2_1024 { EVENT_TRACE_PROPERTIES_V2 Properties; WCHAR LoggerName[1024]; WCHAR LogFileName[1024]; };
-                #define ETW4J_SIZEOF(T) (long long) sizeof(T),
                 """);
         for (StructCase s : structs) {
             probe.value(key(s, "", "size"), "sizeof(" + s.cType() + ")");
@@ -167,12 +166,39 @@ class WindowsAbiTest {
         probe.value("DOC_TRACE_EVENT_INFO.EventNameOffset", "offsetof(DOC_TRACE_EVENT_INFO, EventNameOffset)");
         probe.value("DOC_TRACE_EVENT_INFO.EventAttributesOffset",
                 "offsetof(DOC_TRACE_EVENT_INFO, EventAttributesOffset)");
-        for (FunctionCase f : functions) {
-            probe.array(f.name(), "(long long) sizeof(DOC_RETURN_" + f.name() + "), DOC_PARAMS_" + f.name()
-                    + "(ETW4J_SIZEOF) -1");
-        }
         abi = probe.compute(toolchain, work);
         headerMacros = CProbe.definedMacros(toolchain, work);
+        downcalls = downcalls(HeaderPrototypes.parse(toolchain.prototypes(work, "abi-prototypes", CProbe.PRELUDE)));
+    }
+
+    /**
+     * The generated functions (jextract/include/functions.txt, descriptors read by {@link GeneratedDowncalls}) and
+     * the hand-declared ones ({@link DocumentedFunctions}, prototypes in sdk-documented.h), each with its header
+     * prototype; null when the generated descriptors cannot be read here.
+     */
+    private static List<SignatureCheck.Downcall> downcalls(Map<String, HeaderPrototypes.Prototype> prototypes)
+            throws Exception {
+        List<String> generated = IncludeFilters.read("functions.txt").stream()
+                .filter(e -> e.kind().equals("function")).map(IncludeFilters.Entry::name).toList();
+        Optional<Map<String, FunctionDescriptor>> descriptors = GeneratedDowncalls.read(generated, work);
+        if (descriptors.isEmpty()) {
+            System.err.println("WindowsAbiTest: function signatures SKIPPED: " + GeneratedDowncalls.MISSING_CC);
+            return null;
+        }
+        Map<String, FunctionDescriptor> all = new LinkedHashMap<>(descriptors.get());
+        all.put("TdhFormatProperty", DocumentedFunctions.TDH_FORMAT_PROPERTY);
+        all.put("TdhLoadManifest", DocumentedFunctions.TDH_LOAD_MANIFEST);
+        all.put("TdhUnloadManifest", DocumentedFunctions.TDH_UNLOAD_MANIFEST);
+        all.put("TdhLoadManifestFromBinary", DocumentedFunctions.TDH_LOAD_MANIFEST_FROM_BINARY);
+        List<SignatureCheck.Downcall> out = new ArrayList<>();
+        for (Map.Entry<String, FunctionDescriptor> e : all.entrySet()) {
+            HeaderPrototypes.Prototype prototype = prototypes.get(e.getKey());
+            if (prototype == null) {
+                throw new IllegalStateException("the headers (mingw-w64 and sdk-documented.h) declare no " + e.getKey());
+            }
+            out.add(SignatureCheck.Downcall.of(e.getKey(), e.getValue(), prototype));
+        }
+        return out;
     }
 
     @AfterAll
@@ -184,10 +210,10 @@ class WindowsAbiTest {
         System.out.printf("Windows x64 ABI compared: %d structure layouts (%d generated, %d hand-written), %d members,"
                         + " %d layout values (size/alignment/offset); %d generated constants, %d of %d WinConstants"
                         + " defined by the headers; %d bit-fields; %d trailing-array values; %d function"
-                        + " signatures%n",
+                        + " signatures (%d parameters)%n",
                 structs.size(), structs.size() - handWritten, handWritten, membersCompared, layoutValuesCompared,
                 constants.size(), winConstantsCompared, winConstants.size(), bitFields.size(),
-                arrayValuesCompared, functions.size());
+                arrayValuesCompared, signaturesCompared, parametersCompared);
     }
 
     @TestFactory
@@ -311,19 +337,94 @@ class WindowsAbiTest {
         arrayValuesCompared = checks.size();
     }
 
-    @TestFactory
-    Stream<DynamicTest> handDeclaredFunctionsMatchTheDocumentedPrototypes() {
+    @Test
+    void everyDowncallDescriptorMatchesItsHeaderPrototype() throws InterruptedException {
         requireAbi();
-        return functions.stream().map(f -> dynamicTest(f.name(), () -> {
-            long[] sizes = abi.arrays().get(f.name());
-            assertEquals(-1, sizes[sizes.length - 1], "sentinel");
-            assertEquals(sizes[0], f.descriptor().returnLayout().orElseThrow().byteSize(), f.name() + " return");
-            List<MemoryLayout> params = f.descriptor().argumentLayouts();
-            assertEquals(sizes.length - 2, params.size(), f.name() + " parameter count");
-            for (int i = 0; i < params.size(); i++) {
-                assertEquals(sizes[i + 1], params.get(i).byteSize(), f.name() + " parameter " + i);
+        assumeTrue(downcalls != null, GeneratedDowncalls.MISSING_CC);
+        Set<String> names = new TreeSet<>();
+        downcalls.forEach(d -> names.add(d.name()));
+        assertEquals(downcalls.size(), names.size(), "each function once");
+        String failure = compileSignatures(SignatureCheck.source(downcalls));
+        assertNull(failure, () -> "a downcall descriptor does not match its header prototype:\n" + failure);
+        signaturesCompared = downcalls.size();
+        parametersCompared = downcalls.stream().mapToInt(d -> d.descriptor().argumentLayouts().size()).sum();
+    }
+
+    /**
+     * The signature check bites: each deliberately wrong variant of ControlTraceW's generated descriptor (wrong
+     * count, width or kind of a parameter or of the return value) fails compilation, with its reason. One source
+     * holds every variant (one compiler run); each variant's error is found by its label or its line.
+     */
+    @TestFactory
+    Stream<DynamicTest> aWrongDescriptorFailsTheSignatureCheck() throws InterruptedException {
+        requireAbi();
+        assumeTrue(downcalls != null, GeneratedDowncalls.MISSING_CC);
+        SignatureCheck.Downcall real = downcalls.stream().filter(d -> d.name().equals("ControlTraceW")).findFirst()
+                .orElseThrow();
+        FunctionDescriptor d = real.descriptor();
+        // ULONG ControlTraceW(TRACEHANDLE TraceHandle, LPCWSTR InstanceName, PEVENT_TRACE_PROPERTIES Properties,
+        //                     ULONG ControlCode): the generated descriptor is (i4)(j8, a8, a8, i4).
+        record Wrong(String why, FunctionDescriptor descriptor, String error) {
+        }
+        String count = "incompatible pointer type"; // reported on the variant's initialiser line
+        List<Wrong> wrong = List.of(
+                new Wrong("one parameter too few", withParameters(d, d.argumentLayouts().subList(0, 3)), count),
+                new Wrong("one parameter too many", d.appendArgumentLayouts(ValueLayout.JAVA_INT), count),
+                new Wrong("TRACEHANDLE as a 4-byte integer", withParameter(d, 0, ValueLayout.JAVA_INT),
+                        "parameter 0 is TRACEHANDLE: the Java descriptor has a 4-byte integer"),
+                new Wrong("a pointer for ULONG ControlCode", withParameter(d, 3, ValueLayout.ADDRESS),
+                        "parameter 3 is ULONG: the Java descriptor has a pointer"),
+                new Wrong("an 8-byte integer for LPCWSTR InstanceName", withParameter(d, 1, ValueLayout.JAVA_LONG),
+                        "parameter 1 is LPCWSTR: the Java descriptor has a 8-byte integer"),
+                new Wrong("a float for ULONG ControlCode", withParameter(d, 3, ValueLayout.JAVA_FLOAT),
+                        "parameter 3 is ULONG: the Java descriptor has a 4-byte floating-point value"),
+                new Wrong("void returned for ULONG", d.dropReturnLayout(), count),
+                new Wrong("an 8-byte integer returned for ULONG", d.changeReturnLayout(ValueLayout.JAVA_LONG),
+                        "returns ULONG: the Java descriptor has a 8-byte integer"));
+        List<SignatureCheck.Downcall> variants = new ArrayList<>();
+        for (int i = 0; i < wrong.size(); i++) {
+            variants.add(new SignatureCheck.Downcall("ControlTraceW_wrong" + i, real.name(), wrong.get(i).descriptor(),
+                    real.prototype()));
+        }
+        String source = SignatureCheck.source(variants);
+        String failure = compileSignatures(source);
+        List<String> sourceLines = source.lines().toList();
+        return IntStream.range(0, wrong.size()).mapToObj(i -> dynamicTest(wrong.get(i).why(), () -> {
+            assertNotNull(failure, "the wrong descriptors compiled:\n" + source);
+            SignatureCheck.Downcall v = variants.get(i);
+            String expected = wrong.get(i).error();
+            boolean found;
+            if (expected.equals(count)) {
+                int line = 1 + sourceLines.indexOf(sourceLines.stream().filter(l -> l.contains(v.initialiserMarker()))
+                        .findFirst().orElseThrow());
+                found = failure.lines().anyMatch(l -> l.contains("abi-signatures.c:" + line + ":") && l.contains(count));
+                expected = count + " at abi-signatures.c:" + line;
+            } else {
+                found = failure.contains(v.label() + " " + expected);
             }
+            assertTrue(found, wrong.get(i).why() + ": expected a compile error '" + expected + "' in:\n" + failure);
         }));
+    }
+
+    private static FunctionDescriptor withParameter(FunctionDescriptor d, int index, MemoryLayout layout) {
+        List<MemoryLayout> params = new ArrayList<>(d.argumentLayouts());
+        params.set(index, layout);
+        return withParameters(d, params);
+    }
+
+    private static FunctionDescriptor withParameters(FunctionDescriptor d, List<MemoryLayout> params) {
+        MemoryLayout[] array = params.toArray(MemoryLayout[]::new);
+        return d.returnLayout().map(r -> FunctionDescriptor.of(r, array)).orElseGet(() -> FunctionDescriptor.ofVoid(array));
+    }
+
+    /** Null when {@code source} (a {@link SignatureCheck}) compiles, else the compiler's messages. */
+    private static String compileSignatures(String source) throws InterruptedException {
+        try {
+            toolchain.compileStrictly(work, "abi-signatures", source);
+            return null;
+        } catch (java.io.IOException e) {
+            return e.getMessage();
+        }
     }
 
     private static void requireAbi() {

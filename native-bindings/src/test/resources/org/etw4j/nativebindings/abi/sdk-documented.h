@@ -89,27 +89,17 @@ typedef struct _DOC_TRACE_EVENT_INFO {
 
 /*
  * tdh.h functions missing from mingw-w64 ("TdhFormatProperty function", "TdhLoadManifest function",
- * "TdhUnloadManifest function", "TdhLoadManifestFromBinary function"). TDHSTATUS is ULONG. Each
- * DOC_PARAMS_<name>(P) lists the parameter types in order, so the test can compare their sizes with the
- * hand-written FunctionDescriptors; the prototypes below are spelled with the same types.
+ * "TdhUnloadManifest function", "TdhLoadManifestFromBinary function"). TDHSTATUS is ULONG. The ABI test checks
+ * the hand-written FunctionDescriptors against these prototypes (WindowsAbiTest, SignatureCheck).
  */
-#define DOC_RETURN_TdhFormatProperty ULONG
-#define DOC_PARAMS_TdhFormatProperty(P) P(PTRACE_EVENT_INFO) P(PEVENT_MAP_INFO) P(ULONG) P(USHORT) P(USHORT) \
-  P(USHORT) P(USHORT) P(PBYTE) P(PULONG) P(PWCHAR) P(PUSHORT)
 ULONG WINAPI TdhFormatProperty(PTRACE_EVENT_INFO EventInfo, PEVENT_MAP_INFO MapInfo, ULONG PointerSize,
     USHORT PropertyInType, USHORT PropertyOutType, USHORT PropertyLength, USHORT UserDataLength,
     PBYTE UserData, PULONG BufferSize, PWCHAR Buffer, PUSHORT UserDataConsumed);
 
-#define DOC_RETURN_TdhLoadManifest ULONG
-#define DOC_PARAMS_TdhLoadManifest(P) P(PWSTR)
 ULONG WINAPI TdhLoadManifest(PWSTR Manifest);
 
-#define DOC_RETURN_TdhUnloadManifest ULONG
-#define DOC_PARAMS_TdhUnloadManifest(P) P(PWSTR)
 ULONG WINAPI TdhUnloadManifest(PWSTR Manifest);
 
-#define DOC_RETURN_TdhLoadManifestFromBinary ULONG
-#define DOC_PARAMS_TdhLoadManifestFromBinary(P) P(PWSTR)
 ULONG WINAPI TdhLoadManifestFromBinary(PWSTR BinaryPath);
 
 #endif
