@@ -83,6 +83,13 @@ class WindowsAbiTest {
         CONSTANT_FAMILIES.put("WNODE_FLAG_*", Pattern.compile("WNODE_FLAG_\\w+"));
     }
 
+    /** The functions bound by hand ({@link DocumentedFunctions}; prototypes in sdk-documented.h). */
+    private static final Map<String, FunctionDescriptor> HAND_DECLARED = Map.of(
+            "TdhFormatProperty", DocumentedFunctions.TDH_FORMAT_PROPERTY,
+            "TdhLoadManifest", DocumentedFunctions.TDH_LOAD_MANIFEST,
+            "TdhUnloadManifest", DocumentedFunctions.TDH_UNLOAD_MANIFEST,
+            "TdhLoadManifestFromBinary", DocumentedFunctions.TDH_LOAD_MANIFEST_FROM_BINARY);
+
     /** A Java structure layout and the C type it must match. */
     record StructCase(String description, String cType, GroupLayout layout, Set<String> bitFieldWords,
                       boolean handWritten) {
@@ -186,10 +193,7 @@ class WindowsAbiTest {
             return null;
         }
         Map<String, FunctionDescriptor> all = new LinkedHashMap<>(descriptors.get());
-        all.put("TdhFormatProperty", DocumentedFunctions.TDH_FORMAT_PROPERTY);
-        all.put("TdhLoadManifest", DocumentedFunctions.TDH_LOAD_MANIFEST);
-        all.put("TdhUnloadManifest", DocumentedFunctions.TDH_UNLOAD_MANIFEST);
-        all.put("TdhLoadManifestFromBinary", DocumentedFunctions.TDH_LOAD_MANIFEST_FROM_BINARY);
+        all.putAll(HAND_DECLARED);
         List<SignatureCheck.Downcall> out = new ArrayList<>();
         for (Map.Entry<String, FunctionDescriptor> e : all.entrySet()) {
             HeaderPrototypes.Prototype prototype = prototypes.get(e.getKey());
@@ -344,6 +348,15 @@ class WindowsAbiTest {
         Set<String> names = new TreeSet<>();
         downcalls.forEach(d -> names.add(d.name()));
         assertEquals(downcalls.size(), names.size(), "each function once");
+        Set<String> generated = new TreeSet<>();
+        for (java.lang.reflect.Method m : EtwNative.class.getMethods()) {
+            if (m.getName().endsWith("$descriptor")) {
+                generated.add(m.getName().substring(0, m.getName().length() - "$descriptor".length()));
+            }
+        }
+        Set<String> checkedGenerated = new TreeSet<>(names);
+        checkedGenerated.removeAll(HAND_DECLARED.keySet());
+        assertEquals(generated, checkedGenerated, "every downcall EtwNative has is checked, and only those");
         String failure = compileSignatures(SignatureCheck.source(downcalls));
         assertNull(failure, () -> "a downcall descriptor does not match its header prototype:\n" + failure);
         signaturesCompared = downcalls.size();
