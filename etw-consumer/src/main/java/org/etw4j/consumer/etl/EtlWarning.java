@@ -31,7 +31,14 @@ public record EtlWarning(Kind kind, String file, long fileOffset, long bufferInd
         /** A record is malformed (marker, size, extended data); it is skipped, and the rest of its buffer when its size cannot be trusted. */
         BAD_RECORD,
         /** A record has a header type ETW does not write (0x0C, 0x0D, 0x0E or unknown); it is skipped. */
-        UNSUPPORTED_RECORD
+        UNSUPPORTED_RECORD,
+        /**
+         * A buffer holds bytes that are not padding where no record can be read: after its filled length
+         * (the larger of SavedOffset and Offset, or the end of its decompressed data), after an end-of-buffer
+         * marker, or too few for a record header. The offset is that of the first such byte (for compressed
+         * buffers, the buffer's offset, and the message names the offset inside the decompressed buffer).
+         */
+        DATA_PAST_END
     }
 
     @Override

@@ -36,6 +36,16 @@ final class EtlBuilder {
     String sessionName = "synthetic";
     String logFileName = "C:\\synthetic.etl";
     boolean compress;
+    /**
+     * Records buffer 0 holds after the logfile header record (Windows 11 writes EventTrace-group SYSTEM and
+     * PERFINFO records there).
+     */
+    final List<byte[]> headerBufferRecords = new ArrayList<>();
+    /**
+     * Whether a buffer's SavedOffset and Offset end at its last record's Size rather than at its 8-aligned end
+     * (both are seen in ETW's own shapes: the last record's alignment padding may or may not be counted).
+     */
+    boolean unalignedEnd;
 
     /** Records per processor, in insertion order; buffers are written processor by processor. */
     private final Map<Integer, List<byte[]>> records = new LinkedHashMap<>();
@@ -112,8 +122,10 @@ final class EtlBuilder {
         h.put(fixed, names);
         byte[] record = system(is64 ? TraceHeaderTypes.SYSTEM64 : TraceHeaderTypes.SYSTEM32, 2, 0, 0, 0x1f80, 0x17e0, t0,
                 1, 0, h.array());
-        byte[] buffer = assemble(0, List.of(record), 0, WmiBufferLayout.TYPE_HEADER, false);
-        return buffer;
+        List<byte[]> recs = new ArrayList<>();
+        recs.add(record);
+        recs.addAll(headerBufferRecords);
+        return assemble(0, recs, 0, WmiBufferLayout.TYPE_HEADER, false);
     }
 
     private byte[] dataBuffer(int processor, List<byte[]> recs, long sequence) {
@@ -133,6 +145,14 @@ final class EtlBuilder {
         }
         for (int i = p; i < bufferSize; i++) {
             b.put(i, WmiBufferLayout.PADDING_BYTE);
+        }
+        if (unalignedEnd && !recs.isEmpty()) {
+            byte[] last = recs.get(recs.size() - 1);
+            int cut = WmiBufferLayout.align(last.length) - last.length;
+            p -= cut;
+            for (int i = p; i < p + cut; i++) {
+                b.put(i, WmiBufferLayout.PADDING_BYTE);
+            }
         }
         boolean header = type == WmiBufferLayout.TYPE_HEADER;
         b.putInt(WmiBufferLayout.SAVED_OFFSET, p);
