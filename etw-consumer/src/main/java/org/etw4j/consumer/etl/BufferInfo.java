@@ -12,8 +12,11 @@ final class BufferInfo {
     long step;
     /** Bytes of this buffer present in the file (less than {@code step} when the file is cut). */
     int available;
-    /** End of valid data, header included, in the (decompressed) buffer. */
-    int savedOffset;
+    /**
+     * End of valid data, header included, in the (decompressed) buffer: the larger of SavedOffset (0x04) and
+     * Offset (0x30) that lies inside the buffer ({@link EtlFile#describeBuffer} says why both are read).
+     */
+    int dataEnd;
     int flags;
     int type;
     int processor;
@@ -31,7 +34,7 @@ final class BufferInfo {
         this.index = index;
         step = 0;
         available = 0;
-        savedOffset = 0;
+        dataEnd = 0;
         flags = 0;
         type = 0;
         processor = 0;

@@ -299,7 +299,8 @@ public final class EtlFile implements AutoCloseable {
             describeBuffer(offset, index, info);
             if (info.problem != null) {
                 warn(info.problemKind, offset, index, info.problem);
-            } else if (info.truncated) {
+            }
+            if (info.usable && info.truncated) {
                 warn(EtlWarning.Kind.TRUNCATED_BUFFER, offset, index, "the file ends " + info.available
                         + " bytes into this " + info.step + "-byte buffer");
             }
@@ -342,6 +343,7 @@ public final class EtlFile implements AutoCloseable {
                 ? processorField & WmiBufferLayout.PROCESSOR_INDEX_MASK
                 : processorField & 0xFF;
         long saved = segment.get(INT, offset + WmiBufferLayout.SAVED_OFFSET) & 0xFFFF_FFFFL;
+        long filled = segment.get(INT, offset + WmiBufferLayout.OFFSET) & 0xFFFF_FFFFL;
         if (compressedMode) {
             // Compressed-mode files store each buffer in as many bytes as its BufferSize field says.
             if (storedSize < HEADER || storedSize > logicalBufferSize) {
@@ -356,18 +358,32 @@ public final class EtlFile implements AutoCloseable {
         }
         info.available = (int) Math.min(info.step, left);
         info.truncated = info.available < info.step;
-        info.savedOffset = (int) Math.min(saved, Integer.MAX_VALUE);
+        // The end of the records. ntwmi.h calls SavedOffset (0x04) a "temp saved offset" and Offset (0x30) the
+        // "offset when flushing (can overlap SavedOffset)"; dissect.etl walks to Offset (etl.py Buffer.filled_bytes,
+        // fox-it/dissect.etl@f59d1d9e). The corpus has them equal in every buffer; where they differ the records up
+        // to the larger are read, so that neither field can hide records the other covers (etw-formats.md 3.2).
+        long limit = info.compressed ? logicalBufferSize : info.step;
+        boolean savedInside = saved >= HEADER && saved <= limit;
+        boolean filledInside = filled >= HEADER && filled <= limit;
+        info.dataEnd = (int) (savedInside && filledInside ? Math.max(saved, filled) : savedInside ? saved : filled);
         if (!compressedMode && storedSize != logicalBufferSize) {
             info.fail(EtlWarning.Kind.BAD_BUFFER, "BufferSize field " + storedSize
                     + " differs from the logfile header's " + logicalBufferSize);
-        } else if (saved < HEADER || saved > (info.compressed ? logicalBufferSize : info.step)) {
-            info.fail(EtlWarning.Kind.BAD_BUFFER, "SavedOffset " + saved + " is outside " + HEADER + ".."
-                    + (info.compressed ? logicalBufferSize : info.step));
+        } else if (!savedInside && !filledInside) {
+            info.fail(EtlWarning.Kind.BAD_BUFFER, "SavedOffset " + saved + " and Offset " + filled + " are both outside "
+                    + HEADER + ".." + limit);
         } else if (info.compressed && info.truncated) {
             info.fail(EtlWarning.Kind.TRUNCATED_BUFFER, "the file ends " + info.available
                     + " bytes into this compressed buffer; its records are skipped");
         } else {
             info.usable = true;
+            // A zero field was not written (some writers leave Offset at 0); any other value outside is reported.
+            if ((!savedInside && saved != 0) || (!filledInside && filled != 0)) {
+                info.problemKind = EtlWarning.Kind.BAD_BUFFER;
+                info.problem = (savedInside ? "Offset " + filled : "SavedOffset " + saved) + " is outside " + HEADER
+                        + ".." + limit + "; the records are read up to " + (savedInside ? "SavedOffset " : "Offset ")
+                        + info.dataEnd;
+            }
         }
     }
 }

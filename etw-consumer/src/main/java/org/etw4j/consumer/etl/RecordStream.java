@@ -42,7 +42,10 @@ final class RecordStream {
 
     // Current buffer.
     ByteBuffer buffer;
+    /** End of the records: the buffer's data end, cut to the bytes present. */
     int end;
+    /** End of the bytes present (stored or decompressed); after {@link #end} only padding may follow. */
+    private int limit;
     long bufferOffset;
     long bufferIndex;
     int processor;
@@ -123,29 +126,76 @@ final class RecordStream {
         compressedBuffer = b.compressed;
         compression = null;
         if (b.compressed) {
-            if (inflated == null || inflated.length < b.savedOffset) {
-                inflated = memory.grow(inflated, b.savedOffset, b.offset, b.index);
+            // The whole stream is decoded, up to the logical buffer size: data past the header's end fields is
+            // then seen (and reported by the walk) rather than left undecoded (BufferCompression).
+            int capacity = file.logicalBufferSize();
+            if (inflated == null || inflated.length < capacity) {
+                inflated = memory.grow(inflated, capacity, b.offset, b.index);
                 inflatedView = ByteBuffer.wrap(inflated).order(ByteOrder.LITTLE_ENDIAN);
             }
             // One bulk copy out of the mapping; decoding from an array is several times faster.
             byte[] compressed = memory.scratch(b.available);
             file.slice(b.offset, b.available).get(0, compressed, 0, b.available);
             System.arraycopy(compressed, 0, inflated, 0, HEADER);
-            int wanted = b.savedOffset - HEADER;
-            compression = BufferCompression.inflate(compressed, HEADER, b.available, inflated, HEADER, wanted);
+            int expected = b.dataEnd - HEADER;
+            long answer = BufferCompression.inflate(compressed, HEADER, b.available, inflated, HEADER, capacity - HEADER,
+                    expected);
+            compression = BufferCompression.format(answer);
             if (compression == null) {
                 file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, BufferCompression.whyNotDecodable(
-                        compressed, HEADER, b.available, inflated, HEADER, wanted) + "; the buffer's records are skipped");
+                        compressed, HEADER, b.available, inflated, HEADER, capacity - HEADER, expected)
+                        + "; the buffer's records are skipped");
                 return false;
             }
+            int produced = BufferCompression.produced(answer);
             buffer = inflatedView;
-            end = b.savedOffset;
+            limit = HEADER + produced;
+            end = Math.min(b.dataEnd, limit);
+            if (produced < expected) {
+                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, compression + " data ends after "
+                        + produced + " of the " + expected + " bytes the buffer header announces (data end 0x"
+                        + Integer.toHexString(b.dataEnd) + "); the records it holds are read");
+            }
         } else {
             buffer = file.slice(b.offset, b.available);
-            end = Math.min(b.savedOffset, b.available);
+            limit = b.available;
+            end = Math.min(b.dataEnd, b.available);
         }
         nextPos = HEADER;
         return true;
+    }
+
+    /**
+     * Ends the walk of the current buffer at {@code p}: what lies in {@code [p, limit)} must be padding (0xFF, as
+     * ETW fills its buffers, or 0x00). A record cannot hide in such bytes, since its marker has the 0x80 flag bit
+     * and is never 0xFF throughout; so any other byte is reported, once per buffer, with its offset.
+     */
+    private boolean endOfBuffer(int p) {
+        final ByteBuffer b = buffer;
+        int q = p;
+        while (q + 8 <= limit) {
+            long v = b.getLong(q);
+            if (v != 0 && v != -1L) {
+                break;
+            }
+            q += 8;
+        }
+        while (q < limit) {
+            byte x = b.get(q);
+            if (x != 0 && x != WmiBufferLayout.PADDING_BYTE) {
+                String where = p < end ? "inside the buffer's data (data end 0x" + Integer.toHexString(end)
+                        + ") after " + (b.getInt(p) == TraceHeaderTypes.END_OF_BUFFER_MARKER && p + 4 <= end
+                        ? "an end-of-buffer marker at 0x" + Integer.toHexString(p) : "the last record")
+                        : "after the buffer's data end 0x" + Integer.toHexString(end)
+                        + " (the larger of SavedOffset and Offset)";
+                file.warn(EtlWarning.Kind.DATA_PAST_END, fileOffsetOf(q), bufferIndex, String.format(
+                        "byte 0x%02x at offset 0x%x in the buffer is not padding, %s; the %d bytes from there to 0x%x"
+                                + " are not read as records", x & 0xFF, q, where, limit - q, limit));
+                return false;
+            }
+            q++;
+        }
+        return false;
     }
 
     private boolean nextRecordInBuffer() {
@@ -153,11 +203,11 @@ final class RecordStream {
         for (;;) {
             final int p = nextPos;
             if (p + 4 > end) {
-                return false;
+                return endOfBuffer(p);
             }
             final int marker = b.getInt(p);
             if (marker == TraceHeaderTypes.END_OF_BUFFER_MARKER) {
-                return false;
+                return endOfBuffer(p);
             }
             if (p + 8 > end) {
                 return skipRest(p, "a record header is cut by the end of the buffer data");

@@ -82,11 +82,23 @@ class EtlCorruptionTest {
     }
 
     @Test
-    void savedOffsetPastTheBufferSkipsThatBuffer() throws IOException {
+    void savedOffsetPastTheBufferIsReportedAndOffsetUsed() throws IOException {
         byte[] b = corpusBytes("airbus__lxcore_kernel.etl");
         putInt(b, 0x4000 + WmiBufferLayout.SAVED_OFFSET, 0x7FFF_FFF0);
         List<EtlWarning> w = new ArrayList<>();
-        assertEquals(3, total(variant("bad-saved.etl", b), w));
+        assertEquals(4, total(variant("bad-saved.etl", b), w), "Offset (0x30) still says where the records end");
+        assertEquals(List.of(EtlWarning.Kind.BAD_BUFFER), w.stream().map(EtlWarning::kind).toList());
+        assertEquals(2, w.get(0).bufferIndex());
+        assertTrue(w.get(0).message().contains("read up to Offset"), w.get(0).message());
+    }
+
+    @Test
+    void savedOffsetAndOffsetPastTheBufferSkipThatBuffer() throws IOException {
+        byte[] b = corpusBytes("airbus__lxcore_kernel.etl");
+        putInt(b, 0x4000 + WmiBufferLayout.SAVED_OFFSET, 0x7FFF_FFF0);
+        putInt(b, 0x4000 + WmiBufferLayout.OFFSET, 0x10);
+        List<EtlWarning> w = new ArrayList<>();
+        assertEquals(3, total(variant("bad-ends.etl", b), w));
         assertEquals(List.of(EtlWarning.Kind.BAD_BUFFER), w.stream().map(EtlWarning::kind).toList());
         assertEquals(2, w.get(0).bufferIndex());
     }

@@ -375,7 +375,7 @@ class Lznt1Test {
         byte[] data = structured(new Random(21), 20_000);
         byte[] packed = Lznt1Encoder.encode(data);
         byte[] out = new byte[data.length];
-        assertEquals(BufferCompression.LZNT1, BufferCompression.inflate(packed, 0, packed.length, out, 0, data.length));
+        assertEquals(BufferCompression.LZNT1, BufferCompression.format(BufferCompression.inflate(packed, 0, packed.length, out, 0, out.length, data.length)));
         assertArrayEquals(data, out);
     }
 
@@ -389,7 +389,7 @@ class Lznt1Test {
             byte[] data = structured(random, 100 + random.nextInt(5000));
             byte[] packed = Lz77Encoder.encode(data);
             byte[] out = new byte[data.length];
-            BufferCompression c = BufferCompression.inflate(packed, 0, packed.length, out, 0, data.length);
+            BufferCompression c = BufferCompression.format(BufferCompression.inflate(packed, 0, packed.length, out, 0, out.length, data.length));
             assertEquals(BufferCompression.PLAIN_LZ77, c, "round " + round);
             assertArrayEquals(data, out, "round " + round);
             if (BufferCompression.startsLikeLznt1(packed, 0, packed.length)) {
@@ -410,7 +410,7 @@ class Lznt1Test {
         byte[] expected = "abcdefghijklmnopqrabcabca".getBytes(StandardCharsets.US_ASCII);
         assertTrue(BufferCompression.startsLikeLznt1(src, 0, src.length));
         byte[] out = new byte[expected.length];
-        assertEquals(BufferCompression.PLAIN_LZ77, BufferCompression.inflate(src, 0, src.length, out, 0, expected.length));
+        assertEquals(BufferCompression.PLAIN_LZ77, BufferCompression.format(BufferCompression.inflate(src, 0, src.length, out, 0, out.length, expected.length)));
         assertArrayEquals(expected, out);
     }
 
@@ -418,12 +418,12 @@ class Lznt1Test {
     void undecodableDataNamesBothAttempts() {
         byte[] src = bytes(0x40, 0xB0, 0xFF, 0xFF, 0xFF, 0xFF);
         byte[] out = new byte[100];
-        assertNull(BufferCompression.inflate(src, 0, src.length, out, 0, 100));
-        String why = BufferCompression.whyNotDecodable(src, 0, src.length, out, 0, 100);
+        assertNull(BufferCompression.format(BufferCompression.inflate(src, 0, src.length, out, 0, out.length, 100)));
+        String why = BufferCompression.whyNotDecodable(src, 0, src.length, out, 0, out.length, 100);
         assertTrue(why.contains("Plain LZ77") && why.contains("LZNT1") && why.contains("runs past the end"), why);
         byte[] notLznt1 = bytes(0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF);
-        assertNull(BufferCompression.inflate(notLznt1, 0, notLznt1.length, out, 0, 100));
-        assertTrue(BufferCompression.whyNotDecodable(notLznt1, 0, notLznt1.length, out, 0, 100)
+        assertNull(BufferCompression.format(BufferCompression.inflate(notLznt1, 0, notLznt1.length, out, 0, out.length, 100)));
+        assertTrue(BufferCompression.whyNotDecodable(notLznt1, 0, notLznt1.length, out, 0, out.length, 100)
                 .contains("does not start like LZNT1"));
     }
 }
