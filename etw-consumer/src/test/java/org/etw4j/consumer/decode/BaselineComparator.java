@@ -20,11 +20,15 @@ import org.etw4j.Guid;
  *   <li>Truncation: a printed value longer than 20 characters was cut to 20 and suffixed {@code ...}; such a
  *       value matches when our rendering starts with those 20 characters (for integers: our signed
  *       {@code n0} text, rule 2).</li>
- *   <li>Integers are printed with {@code ToString("n0")} (thousands separators, en-US) as signed .NET
- *       {@code int}/{@code long}: an unsigned 32-bit 0xFFFFFFFF prints {@code -1}. A printed integer matches
- *       when it equals our value modulo 2^width of the field's wire type.</li>
- *   <li>Addresses print as {@code 0x} + hex ({@code x8}, at least 8 digits): compared as numbers modulo
- *       2^width.</li>
+ *   <li>Integers are printed with {@code ToString("n0")} (thousands separators, en-US). A printed integer
+ *       matches only when it equals our value exactly, read with the sign the schema gives the field (signed
+ *       in-types sign-extended, unsigned ones zero-extended to their width). TraceEvent's dynamic parser reads
+ *       TDH UInt32/HexInt32 as .NET {@code int} and UInt64/HexInt64 as {@code long} (DynamicTraceEventParser.cs,
+ *       {@code case TdhInputType.UInt64: Type = typeof(long)}), so a schema-unsigned value with its top bit set
+ *       prints negative there: {@link #SIGN_ONLY} reports such a difference, and the test accepts it only for
+ *       fields it lists by name with the evidence.</li>
+ *   <li>Addresses print as {@code 0x} + hex ({@code x8}, at least 8 digits): the hex digits are the value's
+ *       bits, compared exactly with our value zero-extended to its width.</li>
  *   <li>Doubles print with {@code n3}: ours is rounded half-away-from-zero to 3 decimals.</li>
  *   <li>Dates print as {@code ToUniversalTime().ToString("yy/MM/dd HH:mm:ss.ffffff")} (so UTC, whatever the
  *       trace's UtcOffsetMinutes), then truncated by rule 1.</li>
@@ -42,6 +46,9 @@ final class BaselineComparator {
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yy/MM/dd HH:mm:ss.SSSSSS", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
     private static final int TRUNCATE = 20;
+
+    /** Prefix of {@link #compare}'s answer when the values differ only in the sign TraceEvent read them with. */
+    static final String SIGN_ONLY = "sign only: ";
 
     private BaselineComparator() {
     }
@@ -83,21 +90,28 @@ final class BaselineComparator {
     private static String compareInteger(EventField f, long value, String expected, boolean truncated,
                                          int pointerSize) {
         int width = width(f.inType(), pointerSize);
+        BigInteger ours = withSchemaSign(f.inType(), value, width);
         BigInteger printedNumber = parseNumber(expected);
         if (printedNumber != null && !truncated) {
+            if (printedNumber.equals(ours)) {
+                return null;
+            }
             BigInteger mod = BigInteger.ONE.shiftLeft(width);
-            BigInteger ours = BigInteger.valueOf(value).mod(mod);
-            return printedNumber.mod(mod).equals(ours) ? null
-                    : "number " + Long.toUnsignedString(value) + " (0x" + Long.toHexString(value) + ") vs " + expected;
+            String why = "number " + ours + " (" + f.inType() + ", 0x" + ours.mod(mod).toString(16) + ") vs "
+                    + expected;
+            return printedNumber.mod(mod).equals(ours.mod(mod)) ? SIGN_ONLY + why : why;
         }
         if (truncated && expected.matches("-?[0-9]{1,3}(,[0-9]{0,3})*")) {
-            // rule 1 on rule 2: a long number cut to 20 characters; compare our signed n0 text's prefix
+            // rule 1 on rule 2: a long number cut to 20 characters; compare our n0 text's prefix
+            String n0 = String.format(Locale.ROOT, "%,d", ours);
+            if (n0.length() > TRUNCATE && n0.startsWith(expected)) {
+                return null;
+            }
             BigInteger mod = BigInteger.ONE.shiftLeft(width);
-            BigInteger unsigned = BigInteger.valueOf(value).mod(mod);
-            BigInteger signed = unsigned.testBit(width - 1) ? unsigned.subtract(mod) : unsigned;
-            String n0 = String.format(Locale.ROOT, "%,d", signed);
-            return n0.length() > TRUNCATE && n0.startsWith(expected) ? null
-                    : "number " + n0 + " vs '" + expected + "...'";
+            BigInteger flipped = ours.signum() >= 0 && ours.testBit(width - 1) ? ours.subtract(mod) : ours.add(mod);
+            String other = String.format(Locale.ROOT, "%,d", flipped);
+            String why = "number " + n0 + " (" + f.inType() + ") vs '" + expected + "...'";
+            return other.length() > TRUNCATE && other.startsWith(expected) ? SIGN_ONLY + why : why;
         }
         if (f.label() != null) {
             // TraceEvent's CLR parser prints .NET [Flags] enums ("A, B"); its manifest parser joins with '|'.
@@ -115,6 +129,18 @@ final class BaselineComparator {
             return null;
         }
         return "value " + value + " has no name here; TraceEvent printed '" + expected + (truncated ? "...'" : "'");
+    }
+
+    /**
+     * The value as the schema's in-type reads it: unsigned types (and pointers) zero-extended from their width,
+     * signed ones (INT8..INT64) sign-extended; every other integer type (hex, pointer, size, char, boolean) is
+     * unsigned.
+     */
+    static BigInteger withSchemaSign(InType t, long value, int width) {
+        BigInteger mod = BigInteger.ONE.shiftLeft(width);
+        BigInteger unsigned = BigInteger.valueOf(value).mod(mod);
+        boolean signed = t == InType.INT8 || t == InType.INT16 || t == InType.INT32 || t == InType.INT64;
+        return signed && unsigned.testBit(width - 1) ? unsigned.subtract(mod) : unsigned;
     }
 
     /** Decimal with separators or 0x-hex; null when the text is not a number. */

@@ -62,6 +62,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       do not name. For the CLR providers (ClrEtwAll.man plus etw4j's CLR supplement, see ClrSupplement) any gap
  *       other than {@link #KNOWN_CLR_GAPS} fails the test.</li>
  *   <li>{@link #KNOWN_TRACEEVENT_DOUBTS}: values where the payload bytes show TraceEvent printed something else.</li>
+ *   <li>{@link #TRACEEVENT_SIGNED_PRINTS}: fields the schema declares unsigned that TraceEvent prints as signed
+ *       .NET numbers; integers are otherwise compared exactly, with the schema's sign (no modulo 2^width).</li>
  * </ul>
  * What fails the test: any other value, header or name disagreement, a COUNT difference on a name both sides
  * produce (except {@link #APPROXIMATE_COUNTS}), an unexplained CLR schema gap, or fewer compared events than the
@@ -234,6 +236,43 @@ class TraceEventBaselineTest {
             "SYSTEMTIME milliseconds: the payload has 799/239/671/48/484 ms (matching the event's FILETIME field); "
                     + "TraceEvent prints .03 for every event");
 
+    /**
+     * Fields whose schema type is unsigned but which TraceEvent prints as a signed .NET number (event name + field
+     * -> why, with the evidence). BaselineComparator compares integers exactly with the schema's sign; a value that
+     * differs from TraceEvent's only by that sign is accepted for these fields alone, and counted and reported.
+     */
+    static final Map<String, String> TRACEEVENT_SIGNED_PRINTS = signedPrints();
+
+    private static Map<String, String> signedPrints() {
+        Map<String, String> m = new LinkedHashMap<>();
+        // The trace's own TraceLogging metadata declares the field TlgInUINT64: bytes "uint32_type\0" 08
+        // "int64_type\0" 0a "uint64_type\0" 0a at file offset 0x211b of perfview__primitive-types.etl (0x0a = 10 =
+        // TlgInUINT64, etw-formats.md 1.4); TDH would print it unsigned. TraceEvent prints -204 because its
+        // DynamicTraceEventParser reads TdhInputType.UInt64 as .NET long (microsoft/perfview@f3ec1b38
+        // src/TraceEvent/DynamicTraceEventParser.cs, "case TdhInputType.UInt64: ... Type = typeof(long)").
+        m.put("solar_system/PrimitiveTypesTest.int64_type", "declared TlgInUINT64 by the trace's metadata; TraceEvent "
+                + "reads every UInt64 as a signed long");
+        // MS Learn Process_V4_TypeGroup1 / Image_Load / SystemConfig_Network / SystemConfig_NIC declare these
+        // uint32 / uint64; TraceEvent's KernelTraceEventParser declares them int / long (microsoft/perfview@f3ec1b38
+        // KernelTraceEventParser.cs: "public int SessionID", "public int TimeDateStamp", "public int
+        // MaxHashTableSize", "public long PhysicalAddr"), so 0xFFFFFFFF prints -1.
+        String kernel = "TraceEvent's KernelTraceEventParser declares the field signed; MS Learn's MOF class says unsigned";
+        for (String e : List.of("Process/DCStart", "Process/DCStop", "Process/Start", "Process/Stop")) {
+            m.put("Windows Kernel/" + e + ".SessionID", kernel);
+        }
+        m.put("Windows Kernel/Image/Load.TimeDateStamp", kernel);
+        m.put("Windows Kernel/Image/Unload.TimeDateStamp", kernel);
+        m.put("Windows Kernel/Image/DCStart.TimeDateStamp", kernel);
+        m.put("Windows Kernel/Image/DCStop.TimeDateStamp", kernel);
+        m.put("Windows Kernel/SystemConfig/Network.MaxHashTableSize", kernel);
+        m.put("Windows Kernel/SystemConfig/NIC.PhysicalAddr", kernel);
+        // ClrEtwAll.man: <data name="ExceptionHRESULT" inType="win:UInt32" outType="win:HexInt32"/>; TraceEvent's
+        // ClrTraceEventParser.cs: "public int ExceptionHRESULT" (prints 0x80070002 as -2,147,024,894).
+        m.put("Microsoft-Windows-DotNETRuntime/Exception/Start.ExceptionHRESULT", "ClrEtwAll.man says win:UInt32; "
+                + "TraceEvent's ClrTraceEventParser declares it int");
+        return Map.copyOf(m);
+    }
+
     private static final int PER_NAME = 5;
 
     /** Outcome of comparing one baseline file. */
@@ -253,6 +292,8 @@ class TraceEventBaselineTest {
         final Map<String, Integer> traceEventDefaults = new TreeMap<>();
         int labelsAliased;
         final List<String> traceEventDoubts = new ArrayList<>();
+        /** Values TraceEvent printed with another sign than the schema's, for the fields listed by name. */
+        final List<String> traceEventSignedPrints = new ArrayList<>();
         final List<String> oursOnly = new ArrayList<>();
         final Map<String, Integer> skippedReasons = new TreeMap<>();
         final List<String> countDifferences = new ArrayList<>();
@@ -452,7 +493,14 @@ class TraceEventBaselineTest {
                 continue;
             }
             String doubt = KNOWN_TRACEEVENT_DOUBTS.get(b.name() + "." + fieldName);
-            if (doubt != null) {
+            String signed = TRACEEVENT_SIGNED_PRINTS.get(b.name() + "." + fieldName);
+            if (why.startsWith(BaselineComparator.SIGN_ONLY)) {
+                if (signed != null) {
+                    r.traceEventSignedPrints.add(where + fieldName + ": " + why + " -- " + signed);
+                } else {
+                    r.mismatches.add(where + fieldName + ": " + why);
+                }
+            } else if (doubt != null) {
                 r.traceEventDoubts.add(where + fieldName + ": " + why + " -- " + doubt);
             } else if (mineField.inType().isInteger() && mineField.error() == null
                     && (mineField.label() == null ? mapNamed(e, fieldName) : mineField.label().contains("0x"))) {
@@ -552,6 +600,7 @@ class TraceEventBaselineTest {
         r.countDifferences.stream().limit(40).forEach(m -> System.out.println("  " + m));
         r.schemaGaps.stream().limit(limit).forEach(m -> System.out.println("  GAP " + m));
         r.traceEventDoubts.forEach(m -> System.out.println("  DOUBT " + m));
+        r.traceEventSignedPrints.forEach(m -> System.out.println("  SIGNED " + m));
         System.out.println("  names only we produce: " + r.oursOnly);
         r.skippedReasons.forEach((k, v) -> System.out.println("  skipped " + v + "x " + k));
         r.traceEventDefaults.forEach((k, v) -> System.out.println("  TraceEvent default for a field this version "

@@ -92,6 +92,37 @@ class DumpCommandTest {
         assertTrue(segment.at("/fields").has("ClrInstanceID"), segment.toString());
     }
 
+    /**
+     * Integers print with the sign their schema declares, alike in text, CSV and JSON Lines (issue 10, defect 3).
+     * The trace's TraceLogging metadata declares int16_type and int32_type signed but int64_type TlgInUINT64
+     * (byte 0x0a after "int64_type\0", file offset 0x2126); TraceEvent prints it -204 only because it reads every
+     * UInt64 as a .NET long. So int64_type prints 18446744073709551412, as TDH would.
+     */
+    @Test
+    void integersFollowTheSchemaSignInEveryFormat() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/perfview__primitive-types.etl");
+        String mercury = "int16_type=-51; int32_type=-102; uint16_type=51; uint32_type=102; "
+                + "int64_type=18446744073709551412; uint64_type=204;";
+        Cli.Result text = Cli.run("dump", etl.toString());
+        assertEquals(0, text.code(), text.toString());
+        assertTrue(text.outLines().stream().anyMatch(l -> l.contains(mercury)), text.out());
+
+        Cli.Result csv = Cli.run("dump", "--format", "csv", etl.toString());
+        assertEquals(0, csv.code(), csv.toString());
+        assertTrue(csv.outLines().stream().anyMatch(l -> l.contains(mercury)), csv.out());
+
+        Cli.Result jsonl = Cli.run("dump", "--format", "jsonl", etl.toString());
+        assertEquals(0, jsonl.code(), jsonl.toString());
+        JsonNode first = jsonLines(jsonl).stream()
+                .filter(e -> e.at("/event/name").asText().endsWith("PrimitiveTypesTest")).findFirst()
+                .orElseThrow(() -> new AssertionError("no PrimitiveTypesTest event: " + jsonl.out()));
+        assertEquals("-51", first.at("/fields/int16_type").asText());
+        assertEquals("-102", first.at("/fields/int32_type").asText());
+        assertTrue(first.at("/fields/int64_type").isBigInteger() || first.at("/fields/int64_type").isNumber(), first.toString());
+        assertEquals("18446744073709551412", first.at("/fields/int64_type").bigIntegerValue().toString());
+        assertEquals("204", first.at("/fields/uint64_type").asText());
+    }
+
     @Test
     void textAndCsv() throws Exception {
         Path etl = SharedData.resolve("etl-corpus/perfview__smallEtlFile.etl");
