@@ -95,7 +95,7 @@ class DumpCommandTest {
     /**
      * Integers print with the sign their schema declares, alike in text, CSV and JSON Lines (issue 10, defect 3).
      * The trace's TraceLogging metadata declares int16_type and int32_type signed but int64_type TlgInUINT64
-     * (byte 0x0a after "int64_type\0", file offset 0x2126); TraceEvent prints it -204 only because it reads every
+     * (byte 0x0a at file offset 0x2133, after "int64_type\0"); TraceEvent prints it -204 only because it reads every
      * UInt64 as a .NET long. So int64_type prints 18446744073709551412, as TDH would.
      */
     @Test
