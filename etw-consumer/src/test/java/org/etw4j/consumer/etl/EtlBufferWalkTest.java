@@ -213,9 +213,16 @@ class EtlBufferWalkTest {
         return offset;
     }
 
-    @Test
-    void compressedBufferWithTwoOpcode80RecordsYieldsBoth() throws IOException {
+    /** The relogged file, its data buffers Plain LZ77 (as the corpus' files) or LZNT1 (as reported for xperf). */
+    static byte[] relogged(boolean lznt1) {
         byte[] file = relogged().build();
+        return lznt1 ? Lznt1EtlRewriter.rewrite(file, Lznt1Encoder.Mode.BEST, true).file() : file;
+    }
+
+    @ParameterizedTest(name = "LZNT1={0}")
+    @ValueSource(booleans = {false, true})
+    void compressedBufferWithTwoOpcode80RecordsYieldsBoth(boolean lznt1) throws IOException {
+        byte[] file = relogged(lznt1);
         int at = bufferOffset(file, 1);
         assertTrue((getInt(file, at + WmiBufferLayout.BUFFER_FLAG) & WmiBufferLayout.FLAG_COMPRESSED) != 0);
         assertEquals(List.of(0x0000, 0x0050, 0x0050, 0x0303), read(file, EtlOrder.FILE).hookIds(), "as built");
