@@ -111,6 +111,22 @@ class EtlBufferWalkTest {
         ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(offset, value);
     }
 
+    /** The pass reported exactly one warning, of this kind, at this file offset, in this buffer. */
+    private static EtlWarning assertOneWarning(Pass pass, EtlWarning.Kind kind, long fileOffset, long bufferIndex) {
+        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
+        EtlWarning w = pass.warnings().get(0);
+        assertEquals(kind, w.kind(), w.toString());
+        assertEquals(fileOffset, w.fileOffset(), w.toString());
+        assertEquals(bufferIndex, w.bufferIndex(), w.toString());
+        return w;
+    }
+
+    /** Sets both end fields of the buffer at {@code at}, SavedOffset and Offset, to {@code end}. */
+    private static void setDataEnd(byte[] file, int at, int end) {
+        putInt(file, at + WmiBufferLayout.SAVED_OFFSET, end);
+        putInt(file, at + WmiBufferLayout.OFFSET, end);
+    }
+
     private static int getInt(byte[] b, int offset) {
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(offset);
     }
@@ -238,15 +254,11 @@ class EtlBufferWalkTest {
     void compressedStreamLongerThanBothEndFieldsIsWarnedWithItsOffset() throws IOException {
         byte[] file = relogged().build();
         int at = bufferOffset(file, 1);
-        putInt(file, at + WmiBufferLayout.SAVED_OFFSET, WmiBufferLayout.HEADER_SIZE + 80);
-        putInt(file, at + WmiBufferLayout.OFFSET, WmiBufferLayout.HEADER_SIZE + 80);
+        setDataEnd(file, at, WmiBufferLayout.HEADER_SIZE + 80);
         Pass pass = read(file, EtlOrder.FILE);
         assertEquals(List.of(0x0000, 0x0050, 0x0303), pass.hookIds());
-        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
-        EtlWarning w = pass.warnings().get(0);
-        assertEquals(EtlWarning.Kind.DATA_PAST_END, w.kind());
-        assertEquals(1, w.bufferIndex());
-        assertEquals(at, w.fileOffset(), "records of a compressed buffer are located by the buffer's offset");
+        // Records of a compressed buffer are located by the buffer's offset; the message names the inner one.
+        EtlWarning w = assertOneWarning(pass, EtlWarning.Kind.DATA_PAST_END, at, 1);
         assertTrue(w.message().contains("0x98"), w.message());
     }
 
@@ -255,12 +267,10 @@ class EtlBufferWalkTest {
         byte[] file = relogged().build();
         int at = bufferOffset(file, 1);
         int end = WmiBufferLayout.HEADER_SIZE + 160;
-        putInt(file, at + WmiBufferLayout.SAVED_OFFSET, end + 8);
-        putInt(file, at + WmiBufferLayout.OFFSET, end + 8);
+        setDataEnd(file, at, end + 8);
         Pass pass = read(file, EtlOrder.FILE);
         assertEquals(List.of(0x0000, 0x0050, 0x0050, 0x0303), pass.hookIds());
-        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
-        assertEquals(EtlWarning.Kind.BAD_COMPRESSED_DATA, pass.warnings().get(0).kind());
+        assertOneWarning(pass, EtlWarning.Kind.BAD_COMPRESSED_DATA, at, 1);
     }
 
     // ------------------------------------------------------------------- audit: no silent skip
@@ -269,15 +279,10 @@ class EtlBufferWalkTest {
     void nonPaddingBytesAfterTheFilledLengthAreWarnedWithTheirOffset() throws IOException {
         byte[] file = windows11(true, false).build();
         int filled = getInt(file, WmiBufferLayout.OFFSET);
-        putInt(file, WmiBufferLayout.SAVED_OFFSET, filled - 64);
-        putInt(file, WmiBufferLayout.OFFSET, filled - 64);
+        setDataEnd(file, 0, filled - 64);
         Pass pass = read(file, EtlOrder.FILE);
         assertEquals(List.of(0x0000, 0x0050, 0x0042, 0x0303), pass.hookIds());
-        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
-        EtlWarning w = pass.warnings().get(0);
-        assertEquals(EtlWarning.Kind.DATA_PAST_END, w.kind());
-        assertEquals(filled - 64, w.fileOffset());
-        assertEquals(0, w.bufferIndex());
+        assertOneWarning(pass, EtlWarning.Kind.DATA_PAST_END, filled - 64, 0);
     }
 
     @Test
@@ -288,9 +293,7 @@ class EtlBufferWalkTest {
         putInt(file, at, TraceHeaderTypes.END_OF_BUFFER_MARKER);
         Pass pass = read(file, EtlOrder.FILE);
         assertEquals(List.of(0x0000, 0x0050, 0x0303), pass.hookIds());
-        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
-        assertEquals(EtlWarning.Kind.DATA_PAST_END, pass.warnings().get(0).kind());
-        assertEquals(at + 4, pass.warnings().get(0).fileOffset(), "first byte that is not padding");
+        assertOneWarning(pass, EtlWarning.Kind.DATA_PAST_END, at + 4, 0); // the first byte that is not padding
     }
 
     @Test
@@ -301,12 +304,10 @@ class EtlBufferWalkTest {
         file[filled] = 1;
         file[filled + 1] = 2;
         file[filled + 2] = 3;
-        putInt(file, WmiBufferLayout.SAVED_OFFSET, filled + 3);
-        putInt(file, WmiBufferLayout.OFFSET, filled + 3);
+        setDataEnd(file, 0, filled + 3);
         Pass pass = read(file, EtlOrder.FILE);
         assertEquals(List.of(0x0000, 0x0050, 0x0042, 0x0040, 0x0303), pass.hookIds());
-        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
-        assertEquals(filled, pass.warnings().get(0).fileOffset());
+        assertOneWarning(pass, EtlWarning.Kind.DATA_PAST_END, filled, 0);
     }
 
     @Test
@@ -324,13 +325,10 @@ class EtlBufferWalkTest {
     void recordCrossingTheFilledLengthIsWarnedWithItsOffset() throws IOException {
         byte[] file = windows11(true, true).build();
         int filled = getInt(file, WmiBufferLayout.OFFSET);
-        putInt(file, WmiBufferLayout.SAVED_OFFSET, filled - 1);
-        putInt(file, WmiBufferLayout.OFFSET, filled - 1);
+        setDataEnd(file, 0, filled - 1);
         Pass pass = read(file, EtlOrder.FILE);
         assertEquals(List.of(0x0000, 0x0050, 0x0042, 0x0303), pass.hookIds());
-        assertEquals(1, pass.warnings().size(), pass.warnings().toString());
-        assertEquals(EtlWarning.Kind.BAD_RECORD, pass.warnings().get(0).kind());
-        assertEquals(filled - 57, pass.warnings().get(0).fileOffset());
+        assertOneWarning(pass, EtlWarning.Kind.BAD_RECORD, filled - 57, 0);
     }
 
     @ParameterizedTest(name = "compressed={0}")
