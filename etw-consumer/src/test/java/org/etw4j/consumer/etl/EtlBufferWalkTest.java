@@ -133,10 +133,14 @@ class EtlBufferWalkTest {
 
     // ------------------------------------------------------------------- defect 1: PERFINFO in buffer 0
 
-    @ParameterizedTest(name = "64-bit={0}, unaligned end={1}")
-    @CsvSource({"true,false", "true,true", "false,false", "false,true"})
-    void windows11HeaderBufferPerfinfoRecordsAreReturned(boolean is64, boolean unalignedEnd) throws IOException {
-        byte[] file = windows11(is64, unalignedEnd).build();
+    /** Clock 2 (system time) as in the WPP and TraceLogging service logs the issue names, clock 1 (QPC) as elsewhere. */
+    @ParameterizedTest(name = "64-bit={0}, unaligned end={1}, clock type={2}")
+    @CsvSource({"true,false,1", "true,true,2", "false,false,2", "false,true,1"})
+    void windows11HeaderBufferPerfinfoRecordsAreReturned(boolean is64, boolean unalignedEnd, int clock)
+            throws IOException {
+        EtlBuilder builder = windows11(is64, unalignedEnd);
+        builder.clockType = clock;
+        byte[] file = builder.build();
         int end = getInt(file, WmiBufferLayout.SAVED_OFFSET);
         int logfile = Short.toUnsignedInt(ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN)
                 .getShort(WmiBufferLayout.HEADER_SIZE + SystemTraceHeaderLayout.SIZE));
