@@ -25,8 +25,17 @@ import org.etw4j.spi.SessionControl;
  * newer session of the same name is not mistaken for this one.
  */
 final class FfmSession implements SessionControl {
-    /** How long EnableTraceEx2 waits for the providers' enable callbacks (nonzero: the call is synchronous). */
+    /**
+     * How long EnableTraceEx2 waits for the providers' enable callbacks. Nonzero, so that when enable returns the
+     * providers have seen the change (the backend contract: a provider's state is published before enable
+     * returns). Mature libraries pass 0 instead and let ETW notify asynchronously: krabsetw
+     * (krabs/krabs/ut.hpp@6900de05, {@code EnableTraceEx2(..., 0, &parameters)}), ferrisetw
+     * (src/native/evntrace.rs@48336cca, Timeout argument 0) and TraceEvent (TraceEventSession.cs@f3ec1b38,
+     * {@code EnableProviderTimeoutMSec = 0} by default). We keep the wait but, like them, never fail because a
+     * callback was slow: see {@link #enableTrace}.
+     */
     static final int ENABLE_TIMEOUT_MS = 10_000;
+    private static final System.Logger LOG = System.getLogger("org.etw4j.nativebindings.windows");
 
     private final WindowsBackend backend;
     private final String name;
@@ -148,6 +157,16 @@ final class FfmSession implements SessionControl {
         if (status == Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND || status == Win32Errors.ERROR_INVALID_HANDLE) {
             markStopped(null);
             status = Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND;
+        }
+        if (status == Win32Errors.ERROR_TIMEOUT) {
+            // MS Learn, EnableTraceEx2, Timeout: with a nonzero timeout the function "will start configuring the
+            // provider and will then begin waiting for the configuration to complete, including waiting for all
+            // provider callbacks to complete"; ERROR_TIMEOUT only says the wait ran out (a slow callback, possibly
+            // in another process). The change was made, so this is success, with a warning.
+            LOG.log(System.Logger.Level.WARNING, "EnableTraceEx2 returned ERROR_TIMEOUT (" + status + ") for " + what
+                    + ": a provider's enable callback took longer than " + ENABLE_TIMEOUT_MS + " ms; the change was made,"
+                    + " but that provider may not have seen it yet");
+            return;
         }
         Win32Errors.check("EnableTraceEx2", status, what);
     }

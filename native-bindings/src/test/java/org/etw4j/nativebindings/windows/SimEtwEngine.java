@@ -105,6 +105,9 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
 final class SimEtwEngine {
     static final int ERROR_INTERNAL_ERROR = 1359;
     static final int ERROR_NOT_FOUND = 1168;
+    static final int ERROR_TIMEOUT = 1460;
+    /** INFINITE (winbase.h): 0xFFFFFFFF. */
+    static final long INFINITE = 0xFFFF_FFFFL;
 
     private static SimEtwEngine instance;
 
@@ -124,6 +127,7 @@ final class SimEtwEngine {
     private final Map<TdhKind, AtomicLong> tdhCalls = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicReference<Long> misdirected = new java.util.concurrent.atomic.AtomicReference<>();
     private volatile SimulatedBackend machine = new SimulatedBackend();
+    private volatile Duration slowestCallback = Duration.ZERO;
 
     private SimEtwEngine(StandIn.Exports standIn) throws Throwable {
         this.standIn = standIn;
@@ -213,6 +217,14 @@ final class SimEtwEngine {
     /** The next call of {@code function} returns {@code status} without doing anything. */
     void failNext(String function, int status) {
         injected.computeIfAbsent(function, k -> new ConcurrentLinkedQueue<>()).add(status);
+    }
+
+    /**
+     * From now on, some provider on this "machine" (another process's, say) takes {@code d} to return from its
+     * enable callback: EnableTraceEx2 with a Timeout shorter than that answers ERROR_TIMEOUT (see enableTrace).
+     */
+    void providerCallbackTakes(Duration d) {
+        slowestCallback = d;
     }
 
     /** The next enable notification carries {@code context} instead of its provider's CallbackContext. */
@@ -630,7 +642,7 @@ final class SimEtwEngine {
             }
             if (code == EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER()) {
                 s.control().disableProvider(provider);
-                return 0;
+                return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
             }
             EnableParameters p = decodeParameters(Byte.toUnsignedInt(level), any, all, parameters, s.guid());
             if (code == EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER()) {
@@ -640,10 +652,24 @@ final class SimEtwEngine {
             } else {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
-            return 0;
+            return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
         } catch (Throwable t) {
             return failure(t);
         }
+    }
+
+    /**
+     * EnableTraceEx2's Timeout (MS Learn, EnableTraceEx2, Timeout parameter): "If Timeout is 0, this function will
+     * start configuring the provider asynchronously and will return immediately [...]. Otherwise, this function will
+     * start configuring the provider and will then begin waiting for the configuration to complete, including
+     * waiting for all provider callbacks to complete. If configuration completes before the specified timeout, this
+     * function will return ERROR_SUCCESS. Otherwise, this function will return ERROR_TIMEOUT. To wait forever, set to
+     * INFINITE." The configuration is applied either way (the caller above already did it); only the answer
+     * differs when a callback ({@link #providerCallbackTakes}) outlasts a finite, nonzero timeout.
+     */
+    private boolean waitedTooLong(int timeoutMs) {
+        long timeout = Integer.toUnsignedLong(timeoutMs);
+        return timeout != 0 && timeout != INFINITE && slowestCallback.toMillis() > timeout;
     }
 
     /** ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs as {@link EnableParameters}. */
