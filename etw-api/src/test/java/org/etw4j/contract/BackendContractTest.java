@@ -792,6 +792,44 @@ public abstract class BackendContractTest {
         assertEquals(Win32Error.ERROR_INVALID_PARAMETER, e.error());
     }
 
+    /**
+     * MS Learn, ControlTraceW, Properties with EVENT_TRACE_CONTROL_UPDATE: only EnableFlags (system loggers),
+     * FlushTimer ("If this member is 0, the member is not updated"), LogFileNameOffset, LogFileMode (the real-time
+     * bit) and MaximumBuffers ("If this member is 0, the member is not updated") are updated. A request Windows
+     * would silently ignore is refused, so config() never reports a setting the session does not run with.
+     * Real Windows can make these assertions.
+     */
+    @Test
+    void updateRefusesWhatControlTraceUpdateWouldIgnore() {
+        TraceSession a = session(SessionConfig.realTime(sessionName("a")).buffers(4, 64).flushTimer(Duration.ofSeconds(1)).build());
+        SessionConfig before = a.config();
+        EtwException min = assertThrows(EtwException.class, () -> a.update(SessionConfig.realTime(a.name()).buffers(8, 64).build()));
+        assertEquals(Win32Error.ERROR_INVALID_PARAMETER, min.error());
+        assertTrue(min.getMessage().contains("MinimumBuffers"), min.getMessage());
+        EtwException zero = assertThrows(EtwException.class,
+                () -> a.update(SessionConfig.realTime(a.name()).flushTimer(Duration.ZERO).build()));
+        assertEquals(Win32Error.ERROR_INVALID_PARAMETER, zero.error());
+        assertTrue(zero.getMessage().contains("FlushTimer"), zero.getMessage());
+        assertEquals(before, a.config(), "a refused update changes nothing");
+        SessionConfig running = TraceSession.attach(a.name(), backend).config();
+        assertEquals(before.minimumBuffers(), running.minimumBuffers());
+        assertEquals(before.flushTimer(), running.flushTimer());
+    }
+
+    /** After UPDATE, config() is what a QUERY of the running session reports. Real Windows can make these assertions. */
+    @Test
+    void configAfterUpdateIsWhatTheRunningSessionReports() {
+        TraceSession a = session(SessionConfig.realTime(sessionName("a")).buffers(4, 64).flushTimer(Duration.ofSeconds(1)).build());
+        a.update(SessionConfig.realTime(a.name()).buffers(4, 96).flushTimer(Duration.ofSeconds(3)).build());
+        SessionConfig running = TraceSession.attach(a.name(), backend).config();
+        assertEquals(96, running.maximumBuffers());
+        assertEquals(Duration.ofSeconds(3), running.flushTimer());
+        assertEquals(running.maximumBuffers(), a.config().maximumBuffers());
+        assertEquals(running.minimumBuffers(), a.config().minimumBuffers());
+        assertEquals(running.flushTimer(), a.config().flushTimer());
+        assertEquals(running.bufferSizeKb(), a.config().bufferSizeKb());
+    }
+
     @Test
     void aCallbackThatThrowsDoesNotBreakTheBackend() {
         org.etw4j.spi.ProviderRegistration reg = backend.registerProvider(Guid.parse("12345678-0000-0000-0000-000000000abc"), (c, s, l, any, all, f) -> {

@@ -13,6 +13,7 @@ import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.SessionUpdates;
 
 /**
  * A trace session controlled through FFM: its {@code TRACEHANDLE} plus ControlTraceW and EnableTraceEx2.
@@ -210,20 +211,28 @@ final class FfmSession implements SessionControl {
             throw Win32Errors.failure("ControlTraceW", Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND, "UPDATE session '" + name + "': stopped");
         }
         SessionConfig old = config;
-        // ETW would silently ignore these changes; refusing them keeps config() truthful.
-        if (!old.name().equals(newConfig.name()) || old.bufferSizeKb() != newConfig.bufferSizeKb()
-                || old.clockType() != newConfig.clockType() || old.realTime() != newConfig.realTime()
-                || !Objects.equals(old.logFile(), newConfig.logFile())) {
-            throw Win32Errors.failure("ControlTraceW", Win32Errors.ERROR_INVALID_PARAMETER,
-                    "UPDATE may change only the flush timer and the number of buffers of session '" + name + "'");
-        }
+        // ETW would silently ignore these changes (ControlTraceW remarks, see SessionUpdates); refusing them keeps
+        // config() truthful.
+        SessionUpdates.check(old, newConfig);
         int status;
         try (Arena call = Arena.ofConfined()) {
             MemorySegment props = SessionProperties.forUpdate(call, newConfig);
             status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, EtwNative.EVENT_TRACE_CONTROL_UPDATE());
         }
         Win32Errors.check("ControlTraceW", status, "UPDATE session '" + name + "'");
-        config = newConfig;
+        config = runningConfig(old.ifExists(), newConfig);
+    }
+
+    /**
+     * The configuration as ETW now reports it (QUERY by handle), so that config() shows what Windows applied,
+     * not what was asked; {@code otherwise} when the query fails.
+     */
+    private SessionConfig runningConfig(IfSessionExists policy, SessionConfig otherwise) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forQuery(call);
+            int status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, EtwNative.EVENT_TRACE_CONTROL_QUERY());
+            return status == Win32Errors.ERROR_SUCCESS ? SessionProperties.config(props, name, policy) : otherwise;
+        }
     }
 
     @Override

@@ -552,16 +552,20 @@ final class SimEtwEngine {
             } else if (code == EtwNative.EVENT_TRACE_CONTROL_STOP()) {
                 c.stop();
             } else if (code == EtwNative.EVENT_TRACE_CONTROL_UPDATE()) {
+                // MS Learn, ControlTraceW, Properties with EVENT_TRACE_CONTROL_UPDATE: "You can update the following
+                // properties": FlushTimer ("If this member is 0, the member is not updated"), LogFileNameOffset ("If
+                // this member is 0, the file name is not updated"), LogFileMode ("To turn real time consuming off, set
+                // this member to 0", EVENT_TRACE_REAL_TIME_MODE turns it on), MaximumBuffers ("If this member is 0, the
+                // member is not updated"), EnableFlags (system loggers only, not modelled). Every other member
+                // (BufferSize, MinimumBuffers, Wnode.ClientContext, ...) is not updated, whatever it holds.
                 SessionConfig old = c.config();
                 int mode = _EVENT_TRACE_PROPERTIES.LogFileMode(p);
-                int clock = _WNODE_HEADER.ClientContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
                 Path file = SessionProperties.logFile(p);
                 c.update(new SessionConfig(old.name(), (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0,
-                        file != null ? file : old.logFile(), nonZero(_EVENT_TRACE_PROPERTIES.BufferSize(p), old.bufferSizeKb()),
-                        nonZero(_EVENT_TRACE_PROPERTIES.MinimumBuffers(p), old.minimumBuffers()),
+                        file != null ? file : old.logFile(), old.bufferSizeKb(), old.minimumBuffers(),
                         nonZero(_EVENT_TRACE_PROPERTIES.MaximumBuffers(p), old.maximumBuffers()),
-                        Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p)), clock == 0 ? old.clockType() : ClockType.of(clock),
-                        old.ifExists()));
+                        _EVENT_TRACE_PROPERTIES.FlushTimer(p) != 0 ? Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p))
+                                : old.flushTimer(), old.clockType(), old.ifExists()));
             } else if (code != EtwNative.EVENT_TRACE_CONTROL_QUERY()) {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
