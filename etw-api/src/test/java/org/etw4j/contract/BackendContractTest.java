@@ -466,6 +466,33 @@ public abstract class BackendContractTest {
         assertEquals(Win32Error.ERROR_ARITHMETIC_OVERFLOW.code(), p.write(event(1, Level.INFORMATIONAL, 1), new EventData().add(new byte[max + 1])));
     }
 
+    /**
+     * An enable level of 0 means "every level", on both sides. Provider side: Windows' provider frameworks
+     * (TraceLoggingDynamic.h, mc.exe-generated McGenLevelKeywordEnabled; see EnableStateSeedFormulaTest). Session
+     * side: MS Learn gives level 0 no meaning of its own (EnableTraceEx2 defines levels 1-5; EnableTrace says the
+     * value "should be in the range 1 to 255"), but Windows records events of every level for a session enabled at 0:
+     * microsoft/perfview issue 598 (2025-07-30) reports Microsoft-Windows-DotNETRuntime enabled at level 0 still
+     * recording its threading events, which level 1 stopped; TraceEvent documents TraceEventLevel.Always (0) as
+     * "Always log the event". Real Windows can make these assertions (inferred from those reports; RealEtwTest
+     * checks the session side on Windows).
+     */
+    @Test
+    void levelZeroEnablesEveryLevelForTheProviderAndTheSession() {
+        EtwProvider p = provider("p", null);
+        TraceSession a = session("a").enable(p.id(), EnableParameters.of(Level.LOG_ALWAYS, 0x1));
+        assertEquals(0, p.enableState().level(), "the callback received level 0");
+        assertTrue(p.isEnabled(Level.VERBOSE.value(), 0x1));
+        assertTrue(p.isEnabled(255, 0x1));
+        assertFalse(p.isEnabled(Level.VERBOSE.value(), 0x2), "the keyword rules still apply");
+        RecordingConsumer c = consume(a);
+        p.write(event(1, Level.VERBOSE, 0x1));
+        p.write(event(2, Level.CRITICAL, 0x1));
+        p.write(new EventDescriptor(3, 0, 0, 200, 0, 0, 0x1));
+        p.write(event(4, Level.VERBOSE, 0x2)); // keyword outside MatchAny: nobody
+        a.flush();
+        assertEquals(List.of(1, 2, 3), c.await(from(p), 3, WAIT).stream().map(RecordedEvent::id).toList());
+    }
+
     @Test
     void seed002_eventThatCannotFitASessionBufferIsMoreData() {
         EtwProvider p = provider("p", null);
