@@ -295,7 +295,7 @@ final class FfmSession implements SessionControl {
             MemorySegment props = SessionProperties.forQuery(call);
             int status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, code);
             if (status == Win32Errors.ERROR_SUCCESS && statistics != null) {
-                statistics[0] = SessionProperties.statistics(props, SessionCounters.query(handle));
+                statistics[0] = SessionProperties.statistics(props);
             }
             return status;
         }

@@ -83,8 +83,8 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  *   <li>EnableTraceEx2: decodes ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs into
  *       {@link EnableParameters} (payload filters in {@link RawPayloadFilter} form);</li>
  *   <li>ControlTraceW QUERY/FLUSH/UPDATE/STOP and QueryAllTracesW: the simulated session's operations, counters
- *       written back into EVENT_TRACE_PROPERTIES; TraceQueryInformation answers etw4j's {@link SessionCounters}
- *       extension;</li>
+ *       written back into EVENT_TRACE_PROPERTIES (only the counters Windows reports there: events lost, buffers
+ *       written and lost, real-time buffers lost, buffers allocated and free);</li>
  *   <li>OpenTraceW (through {@code EtwStandIn_OpenTraceWithLastError}, which puts the status in errno),
  *       ProcessTrace, CloseTrace: a simulated real-time consumer; every record becomes an EVENT_RECORD (with
  *       EVENT_HEADER_EXTENDED_DATA_ITEMs and user data) in native memory, handed to the native
@@ -151,8 +151,6 @@ final class SimEtwEngine {
         entry("ProcessTrace", "processTrace", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS);
         entry("CloseTrace", "closeTrace", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
-        entry("TraceQueryInformation", "traceQueryInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
         entry("TdhGetEventInformation", "tdhGetEventInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         entry("TdhGetEventMapInformation", "tdhGetEventMapInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
@@ -735,30 +733,6 @@ final class SimEtwEngine {
             default -> {
                 return new EventFilter.Custom(type, data);
             }
-        }
-    }
-
-    int traceQueryInformation(long handle, int informationClass, MemorySegment information, int length, MemorySegment returned) {
-        try {
-            if (informationClass != SessionCounters.INFO_CLASS) {
-                return Win32Errors.ERROR_NOT_SUPPORTED;
-            }
-            EngineSession s = sessions.get(handle); // stopped sessions still answer: their final counters
-            if (s == null) {
-                return Win32Errors.ERROR_INVALID_HANDLE;
-            }
-            if (length < SessionCounters.BYTES) {
-                return Win32Errors.ERROR_INSUFFICIENT_BUFFER;
-            }
-            SessionStatistics st = s.control().query();
-            new SessionCounters(st.eventsAccepted(), st.eventsDelivered(), st.eventsLost(), st.eventsPending(), st.buffersWritten(),
-                    st.buffersLost(), st.realTimeBuffersLost()).writeTo(information.reinterpret(SessionCounters.BYTES));
-            if (returned.address() != 0) {
-                returned.reinterpret(4).set(ValueLayout.JAVA_INT, 0, SessionCounters.BYTES);
-            }
-            return 0;
-        } catch (Throwable t) {
-            return failure(t);
         }
     }
 
