@@ -46,7 +46,8 @@ import org.etw4j.spi.TraceConsumer;
  * (TdhCreatePayloadFilter/TdhAggregatePayloadFilters are not bound yet; a substitute gets
  * {@link RawPayloadFilter}); real-time losses are reported as ETW announces them (see {@link FfmConsumer});
  * EnableTraceEx2 waits up to {@value FfmSession#ENABLE_TIMEOUT_MS} ms for enable callbacks, so a provider in
- * this process is enabled when the call returns.
+ * this process is enabled when the call returns; ERROR_TIMEOUT (some provider's callback was slower) is success
+ * with a warning, since the change was made.
  */
 public final class WindowsBackend implements EtwBackend {
     /** The name that selects this backend ({@code -Detw4j.backend=windows-ffm}). */
