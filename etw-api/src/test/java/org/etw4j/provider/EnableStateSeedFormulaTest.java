@@ -55,18 +55,13 @@ class EnableStateSeedFormulaTest {
         int trues = 0;
         int compared = 0;
         for (int i = 0; i < 2_000_000; i++) {
-            boolean enabled = r.nextInt(8) != 0;
-            int pl = pickLevel(r);
-            long any = pickMask(r);
-            long all = pickMask(r);
-            int el = pickLevel(r);
-            long ek = pickMask(r);
-            if (pl == 0) {
+            Case c = Case.random(r);
+            if (c.providerLevel == 0) {
                 continue; // the one case where the frameworks differ from the seed's example: see below
             }
             compared++;
-            boolean expected = myProviderEventEnabled(enabled, pl, any, all, el, ek);
-            if (expected != new EnableState(enabled, pl, any, all).isEnabled(el, ek)) {
+            boolean expected = myProviderEventEnabled(c.enabled, c.providerLevel, c.any, c.all, c.eventLevel, c.keyword);
+            if (expected != c.actual()) {
                 disagreements++;
             }
             if (expected) {
@@ -84,17 +79,12 @@ class EnableStateSeedFormulaTest {
         int disagreements = 0;
         int levelZeroTrues = 0;
         for (int i = 0; i < 2_000_000; i++) {
-            boolean enabled = r.nextInt(8) != 0;
-            int pl = pickLevel(r);
-            long any = pickMask(r);
-            long all = pickMask(r);
-            int el = pickLevel(r);
-            long ek = pickMask(r);
-            boolean expected = traceLoggingDynamicIsEnabled(enabled, pl, any, all, el, ek);
-            if (expected != new EnableState(enabled, pl, any, all).isEnabled(el, ek)) {
+            Case c = Case.random(r);
+            boolean expected = traceLoggingDynamicIsEnabled(c.enabled, c.providerLevel, c.any, c.all, c.eventLevel, c.keyword);
+            if (expected != c.actual()) {
                 disagreements++;
             }
-            if (expected && pl == 0 && el != 0) {
+            if (expected && c.providerLevel == 0 && c.eventLevel != 0) {
                 levelZeroTrues++;
             }
         }
@@ -120,6 +110,17 @@ class EnableStateSeedFormulaTest {
     void seed000_disabledStateRejectsEverything() {
         assertFalse(EnableState.DISABLED.isEnabled(0, 0));
         assertFalse(new EnableState(false, 0, -1L, 0).isEnabled(5, 1), "disabled at level 0 is still disabled");
+    }
+
+    /** One random enable state and event, with the edge values over-represented. */
+    private record Case(boolean enabled, int providerLevel, long any, long all, int eventLevel, long keyword) {
+        static Case random(SplittableRandom r) {
+            return new Case(r.nextInt(8) != 0, pickLevel(r), pickMask(r), pickMask(r), pickLevel(r), pickMask(r));
+        }
+
+        boolean actual() {
+            return new EnableState(enabled, providerLevel, any, all).isEnabled(eventLevel, keyword);
+        }
     }
 
     private static int pickLevel(SplittableRandom r) {
