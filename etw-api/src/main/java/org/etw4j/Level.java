@@ -6,7 +6,8 @@ package org.etw4j;
  * <p>Enum constants: immutable and thread-safe. An event's level is an unsigned byte (0-255): values 1-5 are
  * named here, 6-15 are reserved, 16-255 may be defined by a provider; APIs that take a level accept the raw
  * {@code int} as well. A session accepts an event when {@code event.level <= session.level}; level 0
- * ({@link #LOG_ALWAYS}) bypasses level filtering (seed 001).
+ * ({@link #LOG_ALWAYS}) bypasses level filtering (seed 001), and a session or provider enabled at level 0 takes
+ * every level (Windows' provider frameworks, see {@link org.etw4j.provider.EnableState#isEnabled}).
  */
 public enum Level {
     /** 0: bypasses level-based filtering. Events should not use it (seed 001). */

@@ -17,10 +17,11 @@ import org.etw4j.Level;
  *
  * <p>Immutable record; thread-safe; reusable across sessions. Validated on construction: level 0-255, at most
  * {@link EventFilter#MAX_FILTERS} filters and at most one of each system filter type. A session accepts an event
- * when {@code event.level <= level} and {@code keyword == 0 || ((keyword & matchAny) != 0 && (keyword & matchAll)
- * == matchAll)} (seed 001), then the filters.
+ * when {@code event.level <= level || level == 0} and {@code keyword == 0 || ((keyword & matchAny) != 0 &&
+ * (keyword & matchAll) == matchAll)} (seed 001; level 0 admits every level, as Windows and its provider frameworks
+ * read it), then the filters.
  *
- * @param level           most detailed level wanted (0-255; per the seed, level 0 lets only level-0 events in)
+ * @param level           most detailed level wanted (0-255; 0 means every level, as in Windows' provider frameworks)
  * @param matchAnyKeyword an event's keyword must share a bit with this mask
  * @param matchAllKeyword an event's keyword must contain all bits of this mask
  * @param properties      {@code EVENT_ENABLE_PROPERTY_*} flags

@@ -119,7 +119,11 @@ public final class TraceSession implements AutoCloseable {
         return control.query();
     }
 
-    /** Changes the flush timer or the number of buffers. */
+    /**
+     * ControlTrace UPDATE: changes the flush timer (to a nonzero value) and the maximum number of buffers; anything
+     * else Windows would ignore is refused with an {@link org.etw4j.EtwException} (ERROR_INVALID_PARAMETER, see
+     * {@link org.etw4j.spi.SessionUpdates}). Afterwards {@link #config()} is what the session runs with.
+     */
     public void update(SessionConfig newConfig) {
         control.update(newConfig);
     }

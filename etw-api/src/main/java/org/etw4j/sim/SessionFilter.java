@@ -58,13 +58,23 @@ final class SessionFilter {
         this.wantsProcessStartKey = p.has(EnableProperty.PROCESS_START_KEY);
     }
 
-    /** Seed 001: level, then keyword (keyword 0 bypasses unless IGNORE_KEYWORD_0), then the system filters. */
+    /**
+     * Seed 001: level, then keyword (keyword 0 bypasses unless IGNORE_KEYWORD_0), then the system filters.
+     *
+     * <p>Level 0 in the session's enable parameters admits every level. MS Learn gives it no meaning of its own
+     * (EnableTraceEx2 defines levels 1-5; EnableTrace asks for 1 to 255), but Windows records events of every
+     * level for a session enabled at 0: microsoft/perfview issue 598 (comment of 2025-07-30) reports
+     * Microsoft-Windows-DotNETRuntime enabled at level 0 still recording its threading events, which level 1
+     * stopped; TraceEvent's TraceEventLevel.Always (0) is documented "Always log the event". The provider side
+     * reads 0 the same way ({@link org.etw4j.provider.EnableState#isEnabled}). Inferred from those reports, not
+     * observed here; RealEtwTest checks it on Windows.
+     */
     boolean accepts(EventDescriptor d, EventData data, int metadataIndex) {
         if (!thisProcessPasses) {
             return false;
         }
-        if (d.level() > level) {
-            return false;
+        if (d.level() > level && level != 0) {
+            return false; // a session enabled at level 0 takes every level, as Windows does (see levelZero below)
         }
         long k = d.keyword();
         if (k == 0) {

@@ -25,6 +25,7 @@ import org.etw4j.format.WmiBufferLayout;
 import org.etw4j.provider.EventData;
 import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.SessionUpdates;
 
 /**
  * A simulated trace session: per-session filters, fixed-size buffers from a bounded pool, a logger thread that
@@ -457,13 +458,7 @@ final class SimSession implements SessionControl {
     @Override
     public void update(SessionConfig newConfig) {
         checkRunning("ControlTraceW");
-        SessionConfig old = config;
-        if (!old.name().equals(newConfig.name()) || old.bufferSizeKb() != newConfig.bufferSizeKb()
-                || old.clockType() != newConfig.clockType() || old.realTime() != newConfig.realTime()
-                || !java.util.Objects.equals(old.logFile(), newConfig.logFile())) {
-            throw new EtwException("ControlTraceW", Win32Error.ERROR_INVALID_PARAMETER.code(),
-                    "UPDATE may change only the flush timer and the number of buffers");
-        }
+        SessionUpdates.check(config, newConfig); // what ControlTrace UPDATE applies, nothing else
         config = newConfig;
     }
 

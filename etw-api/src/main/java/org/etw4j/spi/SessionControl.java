@@ -36,7 +36,7 @@ public interface SessionControl {
     /** {@code ControlTrace(QUERY)}. */
     SessionStatistics query();
 
-    /** {@code ControlTrace(UPDATE)}: flush timer, maximum buffers and real-time/file switches may change. */
+    /** {@code ControlTrace(UPDATE)}: flush timer and maximum buffers; the rest is refused ({@link SessionUpdates}). */
     void update(SessionConfig newConfig);
 
     /** {@code ControlTrace(STOP)}; idempotent. Providers it enabled are updated (seed 000). */

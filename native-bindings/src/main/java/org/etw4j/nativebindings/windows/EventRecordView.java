@@ -48,6 +48,7 @@ public final class EventRecordView implements RawEventRecord {
     private static final long USER_TIME = HEADER + _EVENT_HEADER.UserTime$offset();
     private static final long ACTIVITY_ID = HEADER + _EVENT_HEADER.ActivityId$offset();
     private static final long PROCESSOR_INDEX = _EVENT_RECORD.BufferContext$offset() + _ETW_BUFFER_CONTEXT.ProcessorIndex$offset();
+    private static final long PROCESSOR_NUMBER = _EVENT_RECORD.BufferContext$offset() + _ETW_BUFFER_CONTEXT.ProcessorNumber$offset();
     private static final long EXTENDED_COUNT = _EVENT_RECORD.ExtendedDataCount$offset();
     private static final long USER_DATA_LENGTH = _EVENT_RECORD.UserDataLength$offset();
     private static final long EXTENDED_DATA = _EVENT_RECORD.ExtendedData$offset();
@@ -186,9 +187,18 @@ public final class EventRecordView implements RawEventRecord {
         return NativeGuids.lsb(rec(), ACTIVITY_ID);
     }
 
+    /**
+     * The SDK's {@code GetEventProcessorIndex} (evntcons.h): {@code BufferContext.ProcessorIndex} when
+     * {@code EVENT_HEADER_FLAG_PROCESSOR_INDEX} is set in {@code EventHeader.Flags}, else the one-byte
+     * {@code BufferContext.ProcessorNumber} (the union's other byte is {@code Alignment}, not part of the number).
+     */
     @Override
     public int processorIndex() {
-        return Short.toUnsignedInt(rec().get(ValueLayout.JAVA_SHORT, PROCESSOR_INDEX));
+        MemorySegment r = rec();
+        if ((r.get(ValueLayout.JAVA_SHORT, FLAGS) & EventHeaderLayout.FLAG_PROCESSOR_INDEX) != 0) {
+            return Short.toUnsignedInt(r.get(ValueLayout.JAVA_SHORT, PROCESSOR_INDEX));
+        }
+        return Byte.toUnsignedInt(r.get(ValueLayout.JAVA_BYTE, PROCESSOR_NUMBER));
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.SessionUpdates;
 
 /**
  * A trace session controlled through FFM: its {@code TRACEHANDLE} plus ControlTraceW and EnableTraceEx2.
@@ -25,8 +26,17 @@ import org.etw4j.spi.SessionControl;
  * newer session of the same name is not mistaken for this one.
  */
 final class FfmSession implements SessionControl {
-    /** How long EnableTraceEx2 waits for the providers' enable callbacks (nonzero: the call is synchronous). */
+    /**
+     * How long EnableTraceEx2 waits for the providers' enable callbacks. Nonzero, so that when enable returns the
+     * providers have seen the change (the backend contract: a provider's state is published before enable
+     * returns). Mature libraries pass 0 instead and let ETW notify asynchronously: krabsetw
+     * (krabs/krabs/ut.hpp@6900de05, {@code EnableTraceEx2(..., 0, &parameters)}), ferrisetw
+     * (src/native/evntrace.rs@48336cca, Timeout argument 0) and TraceEvent (TraceEventSession.cs@f3ec1b38,
+     * {@code EnableProviderTimeoutMSec = 0} by default). We keep the wait but, like them, never fail because a
+     * callback was slow: see {@link #enableTrace}.
+     */
     static final int ENABLE_TIMEOUT_MS = 10_000;
+    private static final System.Logger LOG = System.getLogger("org.etw4j.nativebindings.windows");
 
     private final WindowsBackend backend;
     private final String name;
@@ -149,6 +159,16 @@ final class FfmSession implements SessionControl {
             markStopped(null);
             status = Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND;
         }
+        if (status == Win32Errors.ERROR_TIMEOUT) {
+            // MS Learn, EnableTraceEx2, Timeout: with a nonzero timeout the function "will start configuring the
+            // provider and will then begin waiting for the configuration to complete, including waiting for all
+            // provider callbacks to complete"; ERROR_TIMEOUT only says the wait ran out (a slow callback, possibly
+            // in another process). The change was made, so this is success, with a warning.
+            LOG.log(System.Logger.Level.WARNING, "EnableTraceEx2 returned ERROR_TIMEOUT (" + status + ") for " + what
+                    + ": a provider's enable callback took longer than " + ENABLE_TIMEOUT_MS + " ms; the change was made,"
+                    + " but that provider may not have seen it yet");
+            return;
+        }
         Win32Errors.check("EnableTraceEx2", status, what);
     }
 
@@ -191,20 +211,28 @@ final class FfmSession implements SessionControl {
             throw Win32Errors.failure("ControlTraceW", Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND, "UPDATE session '" + name + "': stopped");
         }
         SessionConfig old = config;
-        // ETW would silently ignore these changes; refusing them keeps config() truthful.
-        if (!old.name().equals(newConfig.name()) || old.bufferSizeKb() != newConfig.bufferSizeKb()
-                || old.clockType() != newConfig.clockType() || old.realTime() != newConfig.realTime()
-                || !Objects.equals(old.logFile(), newConfig.logFile())) {
-            throw Win32Errors.failure("ControlTraceW", Win32Errors.ERROR_INVALID_PARAMETER,
-                    "UPDATE may change only the flush timer and the number of buffers of session '" + name + "'");
-        }
+        // ETW would silently ignore these changes (ControlTraceW remarks, see SessionUpdates); refusing them keeps
+        // config() truthful.
+        SessionUpdates.check(old, newConfig);
         int status;
         try (Arena call = Arena.ofConfined()) {
             MemorySegment props = SessionProperties.forUpdate(call, newConfig);
             status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, EtwNative.EVENT_TRACE_CONTROL_UPDATE());
         }
         Win32Errors.check("ControlTraceW", status, "UPDATE session '" + name + "'");
-        config = newConfig;
+        config = runningConfig(old.ifExists(), newConfig);
+    }
+
+    /**
+     * The configuration as ETW now reports it (QUERY by handle), so that config() shows what Windows applied,
+     * not what was asked; {@code otherwise} when the query fails.
+     */
+    private SessionConfig runningConfig(IfSessionExists policy, SessionConfig otherwise) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment props = SessionProperties.forQuery(call);
+            int status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, EtwNative.EVENT_TRACE_CONTROL_QUERY());
+            return status == Win32Errors.ERROR_SUCCESS ? SessionProperties.config(props, name, policy) : otherwise;
+        }
     }
 
     @Override
@@ -267,7 +295,7 @@ final class FfmSession implements SessionControl {
             MemorySegment props = SessionProperties.forQuery(call);
             int status = EtwNative.ControlTraceW(handle, MemorySegment.NULL, props, code);
             if (status == Win32Errors.ERROR_SUCCESS && statistics != null) {
-                statistics[0] = SessionProperties.statistics(props, SessionCounters.query(handle));
+                statistics[0] = SessionProperties.statistics(props);
             }
             return status;
         }

@@ -125,22 +125,17 @@ final class SessionProperties {
     }
 
     /**
-     * The counters of a QUERY or STOP answer. Windows reports buffers and lost events only; the event counts
-     * come from {@code counters} when the library answers etw4j's extension (see {@link SessionCounters}), else
-     * they are -1 as {@link SessionStatistics} documents.
+     * The counters of a QUERY or STOP answer: what Windows reports in EVENT_TRACE_PROPERTIES (EventsLost,
+     * BuffersWritten, LogBuffersLost, RealTimeBuffersLost, NumberOfBuffers, FreeBuffers). Windows counts no
+     * accepted, delivered or pending events: those are {@link SessionStatistics#NOT_REPORTED}, whatever library
+     * answers (the stand-in too), so the backend behaves here as it does on Windows.
      */
-    static SessionStatistics statistics(MemorySegment p, SessionCounters counters) {
-        long lost = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.EventsLost(p));
-        long written = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.BuffersWritten(p));
-        long buffersLost = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.LogBuffersLost(p));
-        long rtLost = Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.RealTimeBuffersLost(p));
-        int number = _EVENT_TRACE_PROPERTIES.NumberOfBuffers(p);
-        int free = _EVENT_TRACE_PROPERTIES.FreeBuffers(p);
-        if (counters == null) {
-            return new SessionStatistics(-1, -1, lost, -1, written, buffersLost, rtLost, number, free);
-        }
-        return new SessionStatistics(counters.eventsAccepted(), counters.eventsDelivered(), counters.eventsLost(),
-                counters.eventsPending(), written, buffersLost, rtLost, number, free);
+    static SessionStatistics statistics(MemorySegment p) {
+        return SessionStatistics.reportedByWindows(Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.EventsLost(p)),
+                Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.BuffersWritten(p)),
+                Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.LogBuffersLost(p)),
+                Integer.toUnsignedLong(_EVENT_TRACE_PROPERTIES.RealTimeBuffersLost(p)),
+                _EVENT_TRACE_PROPERTIES.NumberOfBuffers(p), _EVENT_TRACE_PROPERTIES.FreeBuffers(p));
     }
 
     /** The session a QueryAllTracesW entry describes. */

@@ -24,6 +24,7 @@ final class Win32Errors {
     static final int ERROR_ARITHMETIC_OVERFLOW = Win32Error.ERROR_ARITHMETIC_OVERFLOW.code();
     static final int ERROR_CANCELLED = Win32Error.ERROR_CANCELLED.code();
     static final int ERROR_WMI_INSTANCE_NOT_FOUND = Win32Error.ERROR_WMI_INSTANCE_NOT_FOUND.code();
+    static final int ERROR_TIMEOUT = Win32Error.ERROR_TIMEOUT.code();
     static final int ERROR_CTX_CLOSE_PENDING = Win32Error.ERROR_CTX_CLOSE_PENDING.code();
 
     private Win32Errors() {

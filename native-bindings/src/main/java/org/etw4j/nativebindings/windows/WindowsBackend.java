@@ -40,13 +40,14 @@ import org.etw4j.spi.TraceConsumer;
  * exit are stopped by a shutdown hook. Control failures throw {@link EtwException} naming the ETW function, the
  * Win32 code and its symbol, with advice.
  *
- * <p>Differences from the simulated backend over the system's ETW: event counts of a session (accepted,
- * delivered, pending) are -1 (ETW reports buffers and lost events only; a substitute library may answer etw4j's
- * {@link SessionCounters} extension instead); payload filters are refused with ERROR_NOT_SUPPORTED
+ * <p>Differences from the simulated backend: event counts of a session (accepted, delivered, pending) are
+ * {@link org.etw4j.controller.SessionStatistics#NOT_REPORTED} (ETW reports buffers and lost events only; the same
+ * over the tests' stand-in, so the contract suite holds this backend to what Windows reports); payload filters are refused with ERROR_NOT_SUPPORTED
  * (TdhCreatePayloadFilter/TdhAggregatePayloadFilters are not bound yet; a substitute gets
  * {@link RawPayloadFilter}); real-time losses are reported as ETW announces them (see {@link FfmConsumer});
  * EnableTraceEx2 waits up to {@value FfmSession#ENABLE_TIMEOUT_MS} ms for enable callbacks, so a provider in
- * this process is enabled when the call returns.
+ * this process is enabled when the call returns; ERROR_TIMEOUT (some provider's callback was slower) is success
+ * with a warning, since the change was made.
  */
 public final class WindowsBackend implements EtwBackend {
     /** The name that selects this backend ({@code -Detw4j.backend=windows-ffm}). */
@@ -208,7 +209,7 @@ public final class WindowsBackend implements EtwBackend {
                     EtwNative.EVENT_TRACE_CONTROL_STOP());
             if (status == Win32Errors.ERROR_SUCCESS) {
                 Guid stopped = SessionProperties.sessionId(props);
-                last = SessionProperties.statistics(props, SessionCounters.query(SessionProperties.loggerHandle(props)));
+                last = SessionProperties.statistics(props);
                 for (FfmSession s : RUNNING) {
                     if (s.name().equals(name) && s.sessionId().equals(stopped)) {
                         s.markStopped(last);

@@ -252,4 +252,51 @@ class RealEtwTest {
                 mine.toString());
         assertFalse(mine.hasFieldErrors(), mine.toString());
     }
+
+    /**
+     * Issue 9, defect 7, the session side on real Windows: a session enabled at level 0 records events of every
+     * level (what the simulated backend models from reports, SessionFilter; MS Learn is silent on level 0).
+     */
+    @Test
+    void aSessionEnabledAtLevelZeroRecordsEveryLevel() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
+        cleanup.add(p);
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(3);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id())) {
+                ids.add(r.id());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.LOG_ALWAYS, 0x1));
+        assertEquals(0, p.write(EventDescriptor.of(1, Level.VERBOSE, 0x1), new EventData()));
+        assertEquals(0, p.write(EventDescriptor.of(2, Level.CRITICAL, 0x1), new EventData()));
+        assertEquals(0, p.write(new EventDescriptor(3, 0, 0, 200, 0, 0, 0x1), new EventData()));
+        assertEquals(3, p.statistics().writes(), "all three reached ETW (none skipped by isEnabled)");
+        s.flush();
+        assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS), "events of levels 5, 1 and 200 were recorded: " + ids);
+        assertEquals(List.of(1, 2, 3), ids);
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
+
+    /** Issue 9, defect 5 on real Windows: after ControlTrace UPDATE, config() is what a QUERY reports. */
+    @Test
+    void updateAppliesFlushTimerAndMaximumBuffersAndConfigSaysWhatEtwReports() {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).buffers(4, 64).flushTimer(Duration.ofSeconds(1)).build());
+        s.update(new SessionConfig(name, true, null, s.config().bufferSizeKb(), s.config().minimumBuffers(), 96,
+                Duration.ofSeconds(3), s.config().clockType(), s.config().ifExists()));
+        SessionControl queried = backend.attachSession(name);
+        assertEquals(Duration.ofSeconds(3), queried.config().flushTimer());
+        SessionConfig seen = queried.config();
+        SessionConfig mine = s.config();
+        assertEquals(List.of(seen.bufferSizeKb(), seen.minimumBuffers(), seen.maximumBuffers(), seen.flushTimer(), seen.clockType()),
+                List.of(mine.bufferSizeKb(), mine.minimumBuffers(), mine.maximumBuffers(), mine.flushTimer(), mine.clockType()));
+    }
 }

@@ -83,8 +83,8 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  *   <li>EnableTraceEx2: decodes ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs into
  *       {@link EnableParameters} (payload filters in {@link RawPayloadFilter} form);</li>
  *   <li>ControlTraceW QUERY/FLUSH/UPDATE/STOP and QueryAllTracesW: the simulated session's operations, counters
- *       written back into EVENT_TRACE_PROPERTIES; TraceQueryInformation answers etw4j's {@link SessionCounters}
- *       extension;</li>
+ *       written back into EVENT_TRACE_PROPERTIES (only the counters Windows reports there: events lost, buffers
+ *       written and lost, real-time buffers lost, buffers allocated and free);</li>
  *   <li>OpenTraceW (through {@code EtwStandIn_OpenTraceWithLastError}, which puts the status in errno),
  *       ProcessTrace, CloseTrace: a simulated real-time consumer; every record becomes an EVENT_RECORD (with
  *       EVENT_HEADER_EXTENDED_DATA_ITEMs and user data) in native memory, handed to the native
@@ -105,6 +105,9 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
 final class SimEtwEngine {
     static final int ERROR_INTERNAL_ERROR = 1359;
     static final int ERROR_NOT_FOUND = 1168;
+    static final int ERROR_TIMEOUT = 1460;
+    /** INFINITE (winbase.h): 0xFFFFFFFF. */
+    static final long INFINITE = 0xFFFF_FFFFL;
 
     private static SimEtwEngine instance;
 
@@ -124,6 +127,7 @@ final class SimEtwEngine {
     private final Map<TdhKind, AtomicLong> tdhCalls = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicReference<Long> misdirected = new java.util.concurrent.atomic.AtomicReference<>();
     private volatile SimulatedBackend machine = new SimulatedBackend();
+    private volatile Duration slowestCallback = Duration.ZERO;
 
     private SimEtwEngine(StandIn.Exports standIn) throws Throwable {
         this.standIn = standIn;
@@ -147,8 +151,6 @@ final class SimEtwEngine {
         entry("ProcessTrace", "processTrace", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS);
         entry("CloseTrace", "closeTrace", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG);
-        entry("TraceQueryInformation", "traceQueryInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
         entry("TdhGetEventInformation", "tdhGetEventInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         entry("TdhGetEventMapInformation", "tdhGetEventMapInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
@@ -213,6 +215,14 @@ final class SimEtwEngine {
     /** The next call of {@code function} returns {@code status} without doing anything. */
     void failNext(String function, int status) {
         injected.computeIfAbsent(function, k -> new ConcurrentLinkedQueue<>()).add(status);
+    }
+
+    /**
+     * From now on, some provider on this "machine" (another process's, say) takes {@code d} to return from its
+     * enable callback: EnableTraceEx2 with a Timeout shorter than that answers ERROR_TIMEOUT (see enableTrace).
+     */
+    void providerCallbackTakes(Duration d) {
+        slowestCallback = d;
     }
 
     /** The next enable notification carries {@code context} instead of its provider's CallbackContext. */
@@ -540,16 +550,20 @@ final class SimEtwEngine {
             } else if (code == EtwNative.EVENT_TRACE_CONTROL_STOP()) {
                 c.stop();
             } else if (code == EtwNative.EVENT_TRACE_CONTROL_UPDATE()) {
+                // MS Learn, ControlTraceW, Properties with EVENT_TRACE_CONTROL_UPDATE: "You can update the following
+                // properties": FlushTimer ("If this member is 0, the member is not updated"), LogFileNameOffset ("If
+                // this member is 0, the file name is not updated"), LogFileMode ("To turn real time consuming off, set
+                // this member to 0", EVENT_TRACE_REAL_TIME_MODE turns it on), MaximumBuffers ("If this member is 0, the
+                // member is not updated"), EnableFlags (system loggers only, not modelled). Every other member
+                // (BufferSize, MinimumBuffers, Wnode.ClientContext, ...) is not updated, whatever it holds.
                 SessionConfig old = c.config();
                 int mode = _EVENT_TRACE_PROPERTIES.LogFileMode(p);
-                int clock = _WNODE_HEADER.ClientContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
                 Path file = SessionProperties.logFile(p);
                 c.update(new SessionConfig(old.name(), (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0,
-                        file != null ? file : old.logFile(), nonZero(_EVENT_TRACE_PROPERTIES.BufferSize(p), old.bufferSizeKb()),
-                        nonZero(_EVENT_TRACE_PROPERTIES.MinimumBuffers(p), old.minimumBuffers()),
+                        file != null ? file : old.logFile(), old.bufferSizeKb(), old.minimumBuffers(),
                         nonZero(_EVENT_TRACE_PROPERTIES.MaximumBuffers(p), old.maximumBuffers()),
-                        Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p)), clock == 0 ? old.clockType() : ClockType.of(clock),
-                        old.ifExists()));
+                        _EVENT_TRACE_PROPERTIES.FlushTimer(p) != 0 ? Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p))
+                                : old.flushTimer(), old.clockType(), old.ifExists()));
             } else if (code != EtwNative.EVENT_TRACE_CONTROL_QUERY()) {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
@@ -630,7 +644,7 @@ final class SimEtwEngine {
             }
             if (code == EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER()) {
                 s.control().disableProvider(provider);
-                return 0;
+                return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
             }
             EnableParameters p = decodeParameters(Byte.toUnsignedInt(level), any, all, parameters, s.guid());
             if (code == EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER()) {
@@ -640,10 +654,24 @@ final class SimEtwEngine {
             } else {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
-            return 0;
+            return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
         } catch (Throwable t) {
             return failure(t);
         }
+    }
+
+    /**
+     * EnableTraceEx2's Timeout (MS Learn, EnableTraceEx2, Timeout parameter): "If Timeout is 0, this function will
+     * start configuring the provider asynchronously and will return immediately [...]. Otherwise, this function will
+     * start configuring the provider and will then begin waiting for the configuration to complete, including
+     * waiting for all provider callbacks to complete. If configuration completes before the specified timeout, this
+     * function will return ERROR_SUCCESS. Otherwise, this function will return ERROR_TIMEOUT. To wait forever, set to
+     * INFINITE." The configuration is applied either way (the caller above already did it); only the answer
+     * differs when a callback ({@link #providerCallbackTakes}) outlasts a finite, nonzero timeout.
+     */
+    private boolean waitedTooLong(int timeoutMs) {
+        long timeout = Integer.toUnsignedLong(timeoutMs);
+        return timeout != 0 && timeout != INFINITE && slowestCallback.toMillis() > timeout;
     }
 
     /** ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs as {@link EnableParameters}. */
@@ -705,30 +733,6 @@ final class SimEtwEngine {
             default -> {
                 return new EventFilter.Custom(type, data);
             }
-        }
-    }
-
-    int traceQueryInformation(long handle, int informationClass, MemorySegment information, int length, MemorySegment returned) {
-        try {
-            if (informationClass != SessionCounters.INFO_CLASS) {
-                return Win32Errors.ERROR_NOT_SUPPORTED;
-            }
-            EngineSession s = sessions.get(handle); // stopped sessions still answer: their final counters
-            if (s == null) {
-                return Win32Errors.ERROR_INVALID_HANDLE;
-            }
-            if (length < SessionCounters.BYTES) {
-                return Win32Errors.ERROR_INSUFFICIENT_BUFFER;
-            }
-            SessionStatistics st = s.control().query();
-            new SessionCounters(st.eventsAccepted(), st.eventsDelivered(), st.eventsLost(), st.eventsPending(), st.buffersWritten(),
-                    st.buffersLost(), st.realTimeBuffersLost()).writeTo(information.reinterpret(SessionCounters.BYTES));
-            if (returned.address() != 0) {
-                returned.reinterpret(4).set(ValueLayout.JAVA_INT, 0, SessionCounters.BYTES);
-            }
-            return 0;
-        } catch (Throwable t) {
-            return failure(t);
         }
     }
 

@@ -101,8 +101,8 @@ final class LiveCommand implements Callable<Integer> {
                 }).statistics();
             }
             out.flush();
-            err.printf("%d events printed; session: accepted %d, delivered %d, lost %d%n", printer.printed,
-                    stats.eventsAccepted(), stats.eventsDelivered(), stats.eventsLost());
+            err.printf("%d events printed; session: accepted %s, delivered %s, lost %d%n", printer.printed,
+                    countOrNa(stats.acceptedEvents()), countOrNa(stats.deliveredEvents()), stats.eventsLost());
             for (String e : printer.problems) {
                 err.println(e);
             }
@@ -149,5 +149,10 @@ final class LiveCommand implements Callable<Integer> {
                 problems.add("error: " + EtwCommand.oneLine(error));
             }
         }
+    }
+
+    /** A simulator-only counter, or "n/a" where ETW does not report it (Windows). */
+    static String countOrNa(java.util.OptionalLong count) {
+        return count.isPresent() ? Long.toString(count.getAsLong()) : "n/a";
     }
 }

@@ -77,8 +77,8 @@ final class RecordCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - started) / 1e9;
             out.printf("session %s stopped after %.1f s%s%n", common.session, seconds, signal.byShutdown() ? " (interrupted)" : "");
             out.printf("  output   %s (%d bytes)%n", file, Files.exists(file) ? Files.size(file) : 0);
-            out.printf("  events   accepted %d, written %d, lost %d%n", stats.eventsAccepted(), stats.eventsDelivered(),
-                    stats.eventsLost());
+            out.printf("  events   accepted %s, written %s, lost %d%n", LiveCommand.countOrNa(stats.acceptedEvents()),
+                    LiveCommand.countOrNa(stats.deliveredEvents()), stats.eventsLost());
             out.printf("  buffers  written %d, lost %d%n", stats.buffersWritten(), stats.buffersLost());
             if (common.demoLoad) {
                 out.printf("  load     %d rounds of the etw4j-Demo events%n", outcome.demoRounds());

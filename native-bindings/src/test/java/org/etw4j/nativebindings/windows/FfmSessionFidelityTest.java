@@ -1,0 +1,71 @@
+package org.etw4j.nativebindings.windows;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.etw4j.Level;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.TraceSession;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.sim.SimulatedBackend;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/**
+ * Session control as Windows documents it, where our first FFM backend assumed otherwise (issue 9): the
+ * EnableTraceEx2 Timeout and ERROR_TIMEOUT. The stand-in's engine ({@link SimEtwEngine}) models the documented
+ * behaviour, citing its source beside the code.
+ */
+@Tag("standin")
+class FfmSessionFidelityTest {
+    private SimEtwEngine engine;
+    private WindowsBackend backend;
+    private final List<AutoCloseable> cleanup = new ArrayList<>();
+    private String prefix;
+
+    @BeforeEach
+    void setUp(TestInfo info) {
+        engine = SimEtwEngine.install();
+        engine.route(new SimulatedBackend());
+        backend = WindowsBackend.create();
+        prefix = "ffm-fidelity-" + info.getTestMethod().map(m -> m.getName()).orElse("t") + "-";
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        engine.providerCallbackTakes(Duration.ZERO);
+        for (int i = cleanup.size() - 1; i >= 0; i--) {
+            cleanup.get(i).close();
+        }
+        assertEquals(List.of(), engine.errors(), "the engine's upcalls failed");
+    }
+
+    private <T extends AutoCloseable> T closeLater(T t) {
+        cleanup.add(t);
+        return t;
+    }
+
+    // ------------------------------------------------------------------ defect 6: EnableTraceEx2 Timeout
+
+    @Test
+    void aSlowEnableCallbackSomewhereOnTheMachineDoesNotMakeEnableFail() {
+        // MS Learn, EnableTraceEx2: with a nonzero Timeout the call "will return ERROR_TIMEOUT" when "provider
+        // callbacks" do not complete in time, although it has started configuring the provider.
+        engine.providerCallbackTakes(Duration.ofMinutes(5));
+        EtwProvider p = closeLater(EtwProvider.builder(prefix + "p").backend(backend).register());
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        assertDoesNotThrow(() -> s.enable(p.id(), EnableParameters.of(Level.VERBOSE)), "the enable took effect");
+        assertTrue(p.isEnabled(), "the provider was configured");
+        assertDoesNotThrow(() -> s.disable(p.id()));
+        assertFalse(p.isEnabled());
+    }
+}
