@@ -13,11 +13,11 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.format.TraceHeaderTypes;
 import org.etw4j.format.WmiBufferLayout;
-import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
 /**
- * A public trace recorded on Windows 11 24H2 (build 26100), read from {@code ../shared/etl-recent/}.
+ * A public trace recorded on Windows 11 24H2 (build 26100), committed as its project published it (a 7z archive in
+ * {@code src/test/resources/recent-traces/}, source and licence beside it) and unpacked by {@link RecentTraces}.
  *
  * <p>File: {@code siemens__TraceLoggingTester.etl}, the only member of {@code ETWAnalyzer_uTest/TestData/
  * TraceLoggingTester.7z} in Siemens-Healthineers/ETWAnalyzer (commit 7c451d970da3, 2025-07-25; MIT licence,
@@ -33,11 +33,12 @@ import org.junit.jupiter.api.Test;
  */
 class RecentWindowsTraceTest {
 
-    static final String WINDOWS_11_24H2 = "etl-recent/siemens__TraceLoggingTester.etl";
+    static final String WINDOWS_11_24H2 = "siemens__TraceLoggingTester";
+    static final String WINDOWS_11_24H2_SHA256 = "6b6c6731d6aa9da63b223cec4fc27b87343e5791bed9764a6138c63540c03c96";
 
     @Test
     void windows11HeaderBufferRecordsPastSavedOffsetAreRead() throws IOException {
-        Path etl = SharedData.resolve(WINDOWS_11_24H2);
+        Path etl = RecentTraces.etl(WINDOWS_11_24H2, WINDOWS_11_24H2_SHA256);
         try (FileChannel ch = FileChannel.open(etl)) {
             ByteBuffer b0 = ByteBuffer.allocate(WmiBufferLayout.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
             ch.read(b0, 0);
