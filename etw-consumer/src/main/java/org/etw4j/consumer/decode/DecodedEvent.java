@@ -34,6 +34,8 @@ public final class DecodedEvent {
     private final String messageTemplate;
     /** The message once formatted (or given); racy single-check: formatting twice gives equal strings. */
     private String message;
+    /** The process the event belongs to, when a {@link TraceContext} presented it; else {@code null}. */
+    private final ProcessInfo process;
 
     /**
      * An event from its parts; {@code fields} and {@code notes} are copied, {@code undecoded} cloned.
@@ -61,7 +63,7 @@ public final class DecodedEvent {
                         String message) {
         this(providerId, providerName, eventName, taskName, opcodeName, eventId, version, opcode, source,
                 List.copyOf(fields), payloadLength, undecoded == null ? EMPTY : undecoded.clone(),
-                List.copyOf(notes), message, null);
+                List.copyOf(notes), message, null, null);
     }
 
     private static final byte[] EMPTY = new byte[0];
@@ -69,7 +71,7 @@ public final class DecodedEvent {
     private DecodedEvent(Guid providerId, String providerName, String eventName, String taskName,
                          String opcodeName, int eventId, int version, int opcode, SchemaSource source,
                          List<EventField> fields, int payloadLength, byte[] undecoded, List<String> notes,
-                         String message, String messageTemplate) {
+                         String message, String messageTemplate, ProcessInfo process) {
         this.providerId = Objects.requireNonNull(providerId, "providerId");
         this.providerName = Objects.requireNonNull(providerName, "providerName");
         this.eventName = Objects.requireNonNull(eventName, "eventName");
@@ -85,6 +87,7 @@ public final class DecodedEvent {
         this.notes = notes;
         this.message = message;
         this.messageTemplate = messageTemplate;
+        this.process = process;
     }
 
     /**
@@ -98,7 +101,33 @@ public final class DecodedEvent {
                               String messageTemplate) {
         return new DecodedEvent(providerId, providerName, eventName, taskName, opcodeName, eventId, version, opcode,
                 source, java.util.Collections.unmodifiableList(fields), payloadLength,
-                undecoded == null ? EMPTY : undecoded, List.copyOf(notes), null, messageTemplate);
+                undecoded == null ? EMPTY : undecoded, List.copyOf(notes), null, messageTemplate, null);
+    }
+
+    /**
+     * This event as {@link TraceContext#present} shows it: {@code fields} instead of its own (the same fields with
+     * path labels, plus derived ones), {@code moreNotes} after its notes, and the process it belongs to.
+     */
+    DecodedEvent presented(List<EventField> fields, List<String> moreNotes, ProcessInfo process) {
+        List<String> allNotes = notes;
+        if (!moreNotes.isEmpty()) {
+            List<String> l = new java.util.ArrayList<>(notes);
+            l.addAll(moreNotes);
+            allNotes = List.copyOf(l);
+        }
+        return new DecodedEvent(providerId, providerName, eventName, taskName, opcodeName, eventId, version, opcode,
+                source, fields == this.fields ? fields : java.util.Collections.unmodifiableList(fields),
+                payloadLength, undecoded, allNotes, message, messageTemplate, process);
+    }
+
+    /**
+     * The process the event belongs to, as the trace's process events describe it, when the event came through a
+     * {@link TraceContext} ({@link TraceContext#present}) that knew it; else {@code null}. For classic kernel
+     * Process, Thread and Image events that is the process they describe (the payload's ProcessID, as TraceEvent
+     * shows them), for others the record's process, or the process of the record's thread.
+     */
+    public ProcessInfo process() {
+        return process;
     }
 
     /** Provider GUID (classic events: the event-class GUID). */
@@ -219,7 +248,7 @@ public final class DecodedEvent {
                 && eventId == e.eventId && version == e.version && opcode == e.opcode && source == e.source
                 && fields.equals(e.fields) && payloadLength == e.payloadLength
                 && java.util.Arrays.equals(undecoded, e.undecoded) && notes.equals(e.notes)
-                && Objects.equals(message(), e.message());
+                && Objects.equals(message(), e.message()) && Objects.equals(process, e.process);
     }
 
     @Override

@@ -15,6 +15,13 @@ import org.etw4j.consumer.json.JsonWriter;
  *  "undecoded":"hex" (only when non-empty), "message":"..." (only when the schema has one),
  *  "notes":[...] (only when non-empty)}
  * }</pre>
+ * An event a {@link TraceContext} presented has {@code "process":{"id":..,"name":..,"imageFileName":..,
+ * "imagePath":..,"imageNtPath":..,"parentId":..,"commandLine":..}} after {@code payloadLength} (see
+ * {@link #process}). A field's {@code "label"} is a value map's name, a flag set's names joined by {@code |}
+ * ({@code "labelKind":"FLAGS"}, with the names as a list in {@code "flags"} beside the raw number in
+ * {@code "value"}), or the drive-letter form of the NT path in {@code "value"} ({@code "labelKind":"DOS_PATH"});
+ * an NT path the trace's volume mapping does not cover has {@code "labelKind":"UNMAPPED_NT_PATH"} and no label.
+ *
  *
  * <p>Fields are an array so their order and duplicate names survive. Values: integers
  * as JSON numbers (unsigned 64-bit values unsigned), except hexadecimal out types and pointers, which are
@@ -53,6 +60,10 @@ public final class DecodedEventJson {
                 .member("version", e.version())
                 .member("source", e.source().name())
                 .member("payloadLength", e.payloadLength());
+        if (e.process() != null) {
+            w.name("process");
+            process(w, e.process());
+        }
         w.name("fields").beginArray();
         for (EventField f : e.fields()) {
             field(w, f);
@@ -70,6 +81,29 @@ public final class DecodedEventJson {
         w.endObject();
     }
 
+    /**
+     * A process as one object: {@code id}, {@code name}, {@code imageFileName}, then, when known, {@code imagePath}
+     * (drive-letter form when the trace maps it), {@code imageNtPath} (as the trace wrote it, when it differs),
+     * {@code parentId} and {@code commandLine}.
+     */
+    public static void process(JsonWriter w, ProcessInfo p) {
+        w.beginObject().member("id", p.processId()).member("name", p.name())
+                .member("imageFileName", p.imageFileName());
+        if (p.imagePath() != null) {
+            w.member("imagePath", p.imagePath());
+        }
+        if (p.imageNtPath() != null && !p.imageNtPath().equals(p.imagePath())) {
+            w.member("imageNtPath", p.imageNtPath());
+        }
+        if (p.parentId() != -1) {
+            w.member("parentId", p.parentId());
+        }
+        if (!p.commandLine().isEmpty()) {
+            w.member("commandLine", p.commandLine());
+        }
+        w.endObject();
+    }
+
     private static void field(JsonWriter w, EventField f) {
         w.beginObject().member("name", f.name()).member("type", f.inType().manifestName());
         if (f.value() != null) {
@@ -78,6 +112,12 @@ public final class DecodedEventJson {
         }
         if (f.label() != null) {
             w.member("label", f.label());
+        }
+        if (f.labelKind() != EventField.LabelKind.NONE && f.labelKind() != EventField.LabelKind.NAME) {
+            w.member("labelKind", f.labelKind().name());
+        }
+        if (f.labelKind() == EventField.LabelKind.FLAGS) {
+            w.name("flags").stringArray(f.flagNames());
         }
         if (f.error() != null) {
             w.member("error", f.error()).member("raw", FieldText.hex(f.raw()));

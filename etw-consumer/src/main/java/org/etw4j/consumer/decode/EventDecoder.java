@@ -287,8 +287,10 @@ public final class EventDecoder {
         byte[] rest = java.util.Arrays.copyOfRange(payload.array(), payload.arrayOffset()
                 + Math.min(length, res.consumed()), payload.arrayOffset() + length);
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
+        // kernel flags and enums TraceEvent names beyond a map lookup (IrpFlags' priority, CreateOptions' disposition)
+        List<EventField> fields = KernelFieldNames.apply(s, res.fields());
         return DecodedEvent.owned(s.providerId(), s.providerName(), s.eventName(), s.taskName(), s.opcodeName(),
-                classic ? 0 : r.id(), r.version(), r.opcode(), s.source(), res.fields(), length, rest,
+                classic ? 0 : r.id(), r.version(), r.opcode(), s.source(), fields, length, rest,
                 notes, s.message());
     }
 

@@ -26,6 +26,15 @@ import java.util.Objects;
  * A field with an {@link #error()} has a {@code null} value (or the part that could be read, for a string
  * whose terminator is missing) and its bytes in {@link #raw()}.
  *
+ * <p>Labels ({@link #labelKind()} says which): a value map's name for the value ({@link LabelKind#NAME}); the
+ * names of the set bits of a flag set ({@link LabelKind#FLAGS}), joined by {@code |} in ascending bit order, the
+ * bits no name covers last as one {@code 0x...} item, a zero value as the map's name for 0 (kernel flag sets:
+ * {@code None}) or {@code 0} ({@link #flagNames()} gives the list); or, for a file name the trace wrote as an NT
+ * device path, the drive-letter path the trace's own volume mapping gives ({@link LabelKind#DOS_PATH}, the value
+ * keeps the NT path). A file name in NT form for which the trace recorded no mapping has no label and
+ * {@link LabelKind#UNMAPPED_NT_PATH}. Renderers print the label instead of the value (text, CSV) or beside it
+ * (JSON).
+ *
  * @param name    field name
  * @param inType  wire type ({@link InType#STRUCT} for structs)
  * @param outType rendering hint
@@ -33,30 +42,77 @@ import java.util.Objects;
  * @param label   value-map / bit-map label, or {@code null}
  * @param error   why the field could not be decoded, or {@code null}
  * @param raw     the field's bytes when {@code error} is set (possibly empty), else {@code null}
+ * @param labelKind what the label is ({@code null}: {@link LabelKind#NAME} when there is a label, else
+ *                  {@link LabelKind#NONE})
  */
 public record EventField(String name, InType inType, OutType outType, Object value, String label, String error,
-                         byte[] raw) {
+                         byte[] raw, LabelKind labelKind) {
+
+    /** What a field's {@link #label()} is; enum constants are immutable and thread-safe. */
+    public enum LabelKind {
+        /** No label. */
+        NONE,
+        /** The name a value map gives the value. */
+        NAME,
+        /** The names of the set bits of a flag set (bit map), joined by {@code |}. */
+        FLAGS,
+        /** The drive-letter form of the NT device path in the value, from the trace's volume mapping. */
+        DOS_PATH,
+        /** No label: the value is an NT device path and the trace recorded no volume mapping for it. */
+        UNMAPPED_NT_PATH
+    }
 
     public EventField {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(inType, "inType");
         outType = outType == null ? OutType.NULL : outType;
+        if (labelKind == null) {
+            labelKind = label != null ? LabelKind.NAME : LabelKind.NONE;
+        }
         raw = raw == null ? null : raw.clone();
         if (value instanceof byte[] b) {
             value = b.clone();
         }
     }
 
-    /** A successfully decoded field. */
+    /** A successfully decoded field; a label is a value map's name ({@link LabelKind#NAME}). */
     public static EventField of(String name, InType inType, OutType outType, Object value, String label) {
-        return new EventField(name, inType, outType, value, label, null, null);
+        return new EventField(name, inType, outType, value, label, null, null, null);
+    }
+
+    /** A successfully decoded field with a label of the given kind. */
+    public static EventField of(String name, InType inType, OutType outType, Object value, String label,
+                                LabelKind labelKind) {
+        return new EventField(name, inType, outType, value, label, null, null, labelKind);
     }
 
     /** A field that could not be decoded. */
     public static EventField failed(String name, InType inType, OutType outType, Object partialValue, String error,
                                     byte[] raw) {
         return new EventField(name, inType, outType, partialValue, null, Objects.requireNonNull(error, "error"),
-                raw == null ? new byte[0] : raw);
+                raw == null ? new byte[0] : raw, LabelKind.NONE);
+    }
+
+    /** This field with {@code label} of kind {@code kind} instead of its own. */
+    public EventField withLabel(String label, LabelKind kind) {
+        return new EventField(name, inType, outType, value, label, error, raw, kind);
+    }
+
+    /**
+     * The names of a flag set's set bits in ascending bit order (bits no name covers as one {@code 0x...} item
+     * at the end; a zero value as its one name), or an empty list when this field is not a flag set.
+     */
+    public List<String> flagNames() {
+        return labelKind == LabelKind.FLAGS && label != null ? List.of(label.split("\\|")) : List.of();
+    }
+
+    /**
+     * The NT device path the trace wrote when this field is a file name in that form ({@link LabelKind#DOS_PATH}
+     * or {@link LabelKind#UNMAPPED_NT_PATH}), else {@code null}.
+     */
+    public String ntPath() {
+        return (labelKind == LabelKind.DOS_PATH || labelKind == LabelKind.UNMAPPED_NT_PATH)
+                && value instanceof String s ? s : null;
     }
 
     /** Whether decoding this field (or, for structs and arrays, any part of it) failed. */
@@ -105,12 +161,12 @@ public record EventField(String name, InType inType, OutType outType, Object val
     public boolean equals(Object o) {
         return o instanceof EventField f && name.equals(f.name) && inType == f.inType && outType == f.outType
                 && Objects.deepEquals(value, f.value) && Objects.equals(label, f.label)
-                && Objects.equals(error, f.error) && Arrays.equals(raw, f.raw);
+                && Objects.equals(error, f.error) && Arrays.equals(raw, f.raw) && labelKind == f.labelKind;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, inType, outType, label, error)
+        return Objects.hash(name, inType, outType, label, error, labelKind)
                 + 31 * (value instanceof byte[] b ? Arrays.hashCode(b) : Objects.hashCode(value))
                 + Arrays.hashCode(raw);
     }

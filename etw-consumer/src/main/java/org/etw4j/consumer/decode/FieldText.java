@@ -10,7 +10,7 @@ import org.etw4j.Guid;
  * Stateless; thread-safe. Rules: unsigned 64-bit values print unsigned; integers whose out type is
  * hexadecimal ({@link OutType#isHex()}) and pointers print as {@code 0x} + lower-case hex; instants in ISO-8601
  * UTC; GUIDs in canonical lower case; byte arrays as lower-case hex; booleans as {@code True}/{@code False} (as
- * TraceEvent prints them).
+ * TraceEvent prints them). Labels: see {@link #display}.
  */
 final class FieldText {
     private static final HexFormat HEX = HexFormat.of();
@@ -72,10 +72,20 @@ final class FieldText {
         return v.toString();
     }
 
-    /** The label when the field has one, else the value; errors are shown with the raw bytes. */
+    /** What the text forms print after a file name the trace's volume mapping does not cover. */
+    static final String UNMAPPED_SUFFIX = " (no volume mapping recorded)";
+
+    /**
+     * The label when the field has one (a map's name, a flag set's names, a drive-letter path), else the value; an
+     * NT path the trace recorded no volume mapping for is followed by {@value #UNMAPPED_SUFFIX}; errors are shown
+     * with the raw bytes.
+     */
     static String display(EventField f) {
         if (f.error() != null) {
             return "<error: " + f.error() + "; raw=" + HEX.formatHex(f.raw()) + ">";
+        }
+        if (f.labelKind() == EventField.LabelKind.UNMAPPED_NT_PATH) {
+            return value(f, f.value()) + UNMAPPED_SUFFIX;
         }
         return f.label() != null ? f.label() : value(f, f.value());
     }

@@ -188,6 +188,15 @@ public final class KernelSchemas {
             return this;
         }
 
+        ClassBuilder valueMap(String name, Object... valueNames) {
+            TreeMap<Long, String> m = new TreeMap<>();
+            for (int i = 0; i < valueNames.length; i += 2) {
+                m.put(((Number) valueNames[i]).longValue(), (String) valueNames[i + 1]);
+            }
+            maps.put(name, new ValueMap(name, false, m));
+            return this;
+        }
+
         ClassDef build() {
             return new ClassDef(providerName, taskName, Map.copyOf(opcodes), Map.copyOf(maps));
         }
@@ -333,8 +342,8 @@ public final class KernelSchemas {
                         sizeT("QuotaPeakNonPagedPoolUsage"), sizeT("VirtualSize"), sizeT("WorkingSetSize"),
                         sizeT("PagefileUsage"), sizeT("QuotaPagedPoolUsage"), sizeT("QuotaNonPagedPoolUsage"),
                         sizeT("PrivatePageCount"))
-                // Process_V4 Flags bits as TraceEvent's ProcessFlags enum names them.
-                .bitMap("ProcessFlags", 1, "PackageFullName", 2, "Wow64", 4, "Protected")
+                // Process_V4 Flags bits as TraceEvent's ProcessFlags enum names them (None = 0 as there).
+                .bitMap("ProcessFlags", 0, "None", 1, "PackageFullName", 2, "Wow64", 4, "Protected")
                 .build());
 
         // Thread: Thread_V2/V3_TypeGroup1 (Start 1, Stop 2, DCStart 3, DCStop 4), CSwitch 36, ReadyThread 50,
@@ -355,9 +364,16 @@ public final class KernelSchemas {
                         i8("OldThreadPriority"), u8("PreviousCState"), i8("SpareByte"), i8("OldThreadWaitReason"),
                         i8("OldThreadWaitMode"), i8("OldThreadState"), i8("OldThreadWaitIdealProcessor"),
                         u32("NewThreadWaitTime"), u32("Reserved"))
-                .layout(2, ops(50, "ReadyThread"), u32("AwakenedThreadID"), i8("AdjustReason"),
-                        i8("AdjustIncrement"), i8("Flag"), i8("Reserved"))
+                .layout(2, ops(50, "ReadyThread"), u32("AwakenedThreadID"), mapped(i8("AdjustReason"), "AdjustReason"),
+                        i8("AdjustIncrement"), mapped(i8("Flag"), "ReadyThreadFlags"), i8("Reserved"))
                 .layout(2, ops(72, "SetName"), u32("ProcessID"), u32("ThreadID"), ustr("ThreadName"))
+                // ReadyThread's AdjustReason and Flag as TraceEvent's DispatcherReadyThreadTraceData names them
+                // (AdjustReasonEnum, ReadyThreadFlags). MS Learn ReadyThread: AdjustReason 0 ignores the increment,
+                // 1 applies it decaying per quantum, 2 applies it as a boost; Flag 0x1 readied from a DPC, 0x2 kernel
+                // stack swapped out, 0x4 process address space swapped out.
+                .valueMap("AdjustReason", 0, "None", 1, "Unwait", 2, "Boost")
+                .bitMap("ReadyThreadFlags", 0, "None", 1, "ReadiedFromDPC", 2, "KernelSwappedOut",
+                        4, "ProcessSwappedOut")
                 .build());
 
         // Image: Image_Load v2 (Reserved0 u32) and v3 (SignatureLevel, SignatureType, Reserved0 u16).

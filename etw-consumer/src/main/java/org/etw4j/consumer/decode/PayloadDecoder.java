@@ -228,7 +228,10 @@ public final class PayloadDecoder {
             int start = pos;
             try {
                 Object v = applyOutType(value(d, scope), d.outType());
-                return EventField.of(d.name(), d.inType(), d.outType(), v, label(d, v));
+                String label = label(d, v);
+                return EventField.of(d.name(), d.inType(), d.outType(), v, label, label == null
+                        ? EventField.LabelKind.NONE : isBitMap(d) ? EventField.LabelKind.FLAGS
+                        : EventField.LabelKind.NAME);
             } catch (FieldProblem p) {
                 int end = p.size >= 0 ? Math.min(limit, start + p.size) : limit;
                 byte[] raw = bytes(start, end - start);
@@ -238,6 +241,11 @@ public final class PayloadDecoder {
                 }
                 return EventField.failed(d.name(), d.inType(), d.outType(), p.partial, p.getMessage(), raw);
             }
+        }
+
+        boolean isBitMap(DataSpec d) {
+            ValueMap m = maps.get(d.mapName());
+            return m != null && m.bitMap();
         }
 
         String label(DataSpec d, Object v) {

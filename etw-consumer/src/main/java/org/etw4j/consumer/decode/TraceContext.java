@@ -1,0 +1,225 @@
+package org.etw4j.consumer.decode;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.etw4j.Guid;
+import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.spi.RawEventRecord;
+
+/**
+ * What one trace says about itself that its other events need to be shown as TraceEvent shows them: the volume
+ * mapping (NT device paths to drive letters), the processes and threads, and the file names behind file keys.
+ * State per trace, per process, per thread and per file, never per event.
+ *
+ * <p>Mutable, not thread-safe: one thread feeds it the trace's records in time order and presents events. Two ways
+ * to use it:
+ * <ul>
+ *   <li>Whole file, as TraceEvent's TraceLog does (it reads a trace twice): a first pass hands every record to
+ *       {@link #learn}, which decodes only the trace's process, thread, image, file-name and volume-mapping events;
+ *       then {@link #present} each event of a second pass. An event logged before the rundown that names its process then has that process too.</li>
+ *   <li>As events come (live sessions, one pass): {@link #observe} then {@link #present} each event; what a later
+ *       event would tell is not known yet.</li>
+ * </ul>
+ *
+ * <p>What {@link #present} changes (the decoded values stay; see {@link EventField.LabelKind}):
+ * <ul>
+ *   <li>File names in NT form get their drive-letter form as label ({@link EventField.LabelKind#DOS_PATH}), or,
+ *       when the trace recorded no mapping for them, {@link EventField.LabelKind#UNMAPPED_NT_PATH} and a note. The
+ *       file-name fields: Image {@code FileName}; FileIO {@code FileName} and {@code OpenPath}; Process
+ *       {@code ImageFileName}; Microsoft-Windows-Kernel-File {@code FileName}; Microsoft-Windows-Kernel-Process
+ *       {@code ImageName}; and the derived ones below.</li>
+ *   <li>DiskIO Read/Write/FlushBuffers and Memory/HardFault get a {@code FileName} field after the others, the name
+ *       the trace's FileIO events give their {@code FileKey} (TraceEvent prints the same), when one does.</li>
+ *   <li>{@link DecodedEvent#process()} is the process the event belongs to.</li>
+ * </ul>
+ */
+public final class TraceContext {
+
+    /** Microsoft-Windows-Kernel-Process's provider GUID. */
+    static final Guid KERNEL_PROCESS = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+
+    /** The note an event gets for a file name the trace's volume mapping does not cover. */
+    static final String UNMAPPED_NOTE = ": NT path; the trace recorded no volume mapping for it";
+
+    private final VolumeMap volumes = new VolumeMap();
+    private final ProcessTable processes = new ProcessTable(volumes);
+    private final FileNameTable files = new FileNameTable();
+
+    /** The volume mapping recorded so far. */
+    public VolumeMap volumes() {
+        return volumes;
+    }
+
+    /** The processes and threads described so far. */
+    public ProcessTable processes() {
+        return processes;
+    }
+
+    /**
+     * One record of a first pass over a whole trace: decodes it with {@code decoder} and {@link #observe}s it when
+     * {@link #describesTrace} selects it; skips it cheaply otherwise. {@code r} is read during the call only.
+     */
+    public void learn(RawEventRecord r, EventDecoder decoder) {
+        if (describesTrace(r)) {
+            observe(r, decoder.decode(r));
+        }
+    }
+
+    /**
+     * Whether {@code r} is one of the events this context learns from (classic kernel Process, Thread, Image,
+     * FileIO and SysConfig events): cheap, no allocation, to skip decoding the others.
+     */
+    public static boolean describesTrace(RawEventRecord r) {
+        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
+            return false;
+        }
+        long msb = r.providerIdMsb();
+        long lsb = r.providerIdLsb();
+        return is(KernelSchemas.PROCESS, msb, lsb) || is(KernelSchemas.THREAD, msb, lsb)
+                || is(KernelSchemas.IMAGE, msb, lsb) || is(KernelSchemas.FILE_IO, msb, lsb)
+                || is(KernelSchemas.SYS_CONFIG, msb, lsb);
+    }
+
+    private static boolean is(Guid g, long msb, long lsb) {
+        return g.mostSignificantBits() == msb && g.leastSignificantBits() == lsb;
+    }
+
+    /** Takes what {@code e}, the decoded form of {@code r}, tells about the trace; other events are ignored. */
+    public void observe(RawEventRecord r, DecodedEvent e) {
+        if (e.source() != SchemaSource.KERNEL_MOF) {
+            return;
+        }
+        long time = r.timestamp();
+        if (e.providerId().equals(KernelSchemas.SYS_CONFIG)) {
+            if (e.opcode() == 35) { // VolumeMapping
+                volumes.add(string(e, "NtPath"), string(e, "DosPath"));
+            } else if (e.opcode() == 33) { // SystemPaths
+                volumes.addWindowsDirectory(string(e, "SystemWindowsDirectory"));
+            }
+            return;
+        }
+        processes.observe(e, time);
+        files.observe(e, time);
+    }
+
+    /** {@link #observe} then {@link #present}: for one pass over events as they come. */
+    public DecodedEvent observeAndPresent(RawEventRecord r, DecodedEvent e) {
+        observe(r, e);
+        return present(r, e);
+    }
+
+    /** {@code e}, the decoded form of {@code r}, with drive-letter paths, derived file names and its process. */
+    public DecodedEvent present(RawEventRecord r, DecodedEvent e) {
+        long time = r.timestamp();
+        List<EventField> fields = e.fields();
+        List<String> notes = List.of();
+        String[] pathFields = pathFields(e);
+        if (pathFields.length > 0 || needsFileName(e)) {
+            List<EventField> out = new ArrayList<>(fields.size() + 1);
+            List<String> unmapped = new ArrayList<>(0);
+            for (EventField f : fields) {
+                out.add(isOneOf(f.name(), pathFields) ? path(f, unmapped) : f);
+            }
+            if (needsFileName(e)) {
+                EventField key = e.field("FileKey");
+                String name = key == null || key.asLong() == null ? null : files.find(key.asLong(), time);
+                if (name != null) {
+                    out.add(path(EventField.of("FileName", InType.UNICODE_STRING, OutType.NULL, name, null),
+                            unmapped));
+                }
+            }
+            fields = out;
+            notes = unmapped;
+        }
+        int pid = processIdOf(r, e);
+        ProcessInfo p = pid == -1 ? null : processes.find(pid, time);
+        return e.presented(fields, notes, p);
+    }
+
+    /**
+     * The process {@code e} belongs to: for classic kernel Process, Thread and Image events the payload's
+     * ProcessID (TraceEvent shows them with that PID); else the record's process id; for records without one
+     * (PERFINFO records, id -1) the process of the record's thread, or of the payload's ThreadID (PerfInfo/Sample);
+     * {@code -1} when none is known.
+     */
+    public int processIdOf(RawEventRecord r, DecodedEvent e) {
+        long time = r.timestamp();
+        if (e.source() == SchemaSource.KERNEL_MOF) {
+            Guid c = e.providerId();
+            if (c.equals(KernelSchemas.PROCESS) || c.equals(KernelSchemas.THREAD) || c.equals(KernelSchemas.IMAGE)) {
+                Integer pid = ProcessTable.intField(e, "ProcessID");
+                if (pid != null && e.opcode() != 36 && e.opcode() != 50) { // CSwitch and ReadyThread: no ProcessID
+                    return pid;
+                }
+            }
+        }
+        if (r.processId() != -1) {
+            return r.processId();
+        }
+        if (r.threadId() != -1) {
+            return processes.processOfThread(r.threadId(), time);
+        }
+        Integer tid = e.source() == SchemaSource.KERNEL_MOF ? ProcessTable.intField(e, "ThreadID") : null;
+        return tid == null ? -1 : processes.processOfThread(tid, time);
+    }
+
+    /** {@code f}, a file name, labelled with its drive-letter form; unmapped NT paths named in {@code unmapped}. */
+    private EventField path(EventField f, List<String> unmapped) {
+        if (f.error() != null || !(f.value() instanceof String s) || !VolumeMap.isNtPath(s) || s.startsWith("\\\\")) {
+            return f;
+        }
+        String dos = volumes.toDos(s);
+        if (dos != null) {
+            return f.withLabel(dos, EventField.LabelKind.DOS_PATH);
+        }
+        unmapped.add(f.name() + UNMAPPED_NOTE);
+        return f.withLabel(null, EventField.LabelKind.UNMAPPED_NT_PATH);
+    }
+
+    private static final String[] NONE = {};
+    private static final String[] FILE_NAME = {"FileName"};
+    private static final String[] FILE_IO = {"FileName", "OpenPath"};
+    private static final String[] IMAGE_FILE_NAME = {"ImageFileName"};
+    private static final String[] IMAGE_NAME = {"ImageName"};
+
+    private static String[] pathFields(DecodedEvent e) {
+        Guid p = e.providerId();
+        if (e.source() == SchemaSource.KERNEL_MOF) {
+            if (p.equals(KernelSchemas.IMAGE)) {
+                return FILE_NAME;
+            }
+            if (p.equals(KernelSchemas.FILE_IO)) {
+                return FILE_IO;
+            }
+            return p.equals(KernelSchemas.PROCESS) ? IMAGE_FILE_NAME : NONE;
+        }
+        if (p.equals(KernelFieldNames.KERNEL_FILE)) {
+            return FILE_NAME;
+        }
+        return p.equals(KERNEL_PROCESS) ? IMAGE_NAME : NONE;
+    }
+
+    /** DiskIO Read/Write/FlushBuffers... and Memory/HardFault: events with a FileKey but no name. */
+    private static boolean needsFileName(DecodedEvent e) {
+        if (e.source() != SchemaSource.KERNEL_MOF || e.field("FileName") != null) {
+            return false;
+        }
+        Guid p = e.providerId();
+        return (p.equals(KernelSchemas.DISK_IO) || (p.equals(KernelSchemas.PAGE_FAULT) && e.opcode() == 32))
+                && e.field("FileKey") != null;
+    }
+
+    private static boolean isOneOf(String name, String[] names) {
+        for (String n : names) {
+            if (n.equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String string(DecodedEvent e, String field) {
+        EventField f = e.field(field);
+        return f != null && f.value() instanceof String s ? s : null;
+    }
+}
