@@ -44,6 +44,8 @@ public final class TraceContext {
     private final VolumeMap volumes = new VolumeMap();
     private final ProcessTable processes = new ProcessTable(volumes);
     private final FileNameTable files = new FileNameTable();
+    /** DiskIO: the process that issued each IRP (from the Init events, which carry the issuing thread). */
+    private final TimeHistory<Long, Integer> irpIssuers = new TimeHistory<>();
 
     /** The volume mapping recorded so far. */
     public VolumeMap volumes() {
@@ -67,7 +69,7 @@ public final class TraceContext {
 
     /**
      * Whether {@code r} is one of the events this context learns from (classic kernel Process, Thread, Image,
-     * FileIO and SysConfig events): cheap, no allocation, to skip decoding the others.
+     * FileIO, DiskIO and SysConfig events): cheap, no allocation, to skip decoding the others.
      */
     public static boolean describesTrace(RawEventRecord r) {
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
@@ -77,7 +79,7 @@ public final class TraceContext {
         long lsb = r.providerIdLsb();
         return is(KernelSchemas.PROCESS, msb, lsb) || is(KernelSchemas.THREAD, msb, lsb)
                 || is(KernelSchemas.IMAGE, msb, lsb) || is(KernelSchemas.FILE_IO, msb, lsb)
-                || is(KernelSchemas.SYS_CONFIG, msb, lsb);
+                || is(KernelSchemas.SYS_CONFIG, msb, lsb) || is(KernelSchemas.DISK_IO, msb, lsb);
     }
 
     private static boolean is(Guid g, long msb, long lsb) {
@@ -95,6 +97,18 @@ public final class TraceContext {
                 volumes.add(string(e, "NtPath"), string(e, "DosPath"));
             } else if (e.opcode() == 33) { // SystemPaths
                 volumes.addWindowsDirectory(string(e, "SystemWindowsDirectory"));
+            }
+            return;
+        }
+        if (e.providerId().equals(KernelSchemas.DISK_IO)) {
+            int op = e.opcode();
+            EventField irp = e.field("Irp");
+            if ((op == 12 || op == 13 || op == 15) && irp != null && irp.asLong() != null) { // ReadInit, WriteInit, FlushInit
+                int pid = r.processId() != -1 ? r.processId()
+                        : r.threadId() != -1 ? processes.processOfThread(r.threadId(), time) : -1;
+                if (pid != -1) {
+                    irpIssuers.put(irp.asLong(), time, pid);
+                }
             }
             return;
         }
@@ -137,24 +151,35 @@ public final class TraceContext {
     }
 
     /**
-     * The process {@code e} belongs to: for classic kernel Process, Thread and Image events the payload's
-     * ProcessID (TraceEvent shows them with that PID); else the record's process id; for records without one
-     * (PERFINFO records, id -1) the process of the record's thread, or of the payload's ThreadID (PerfInfo/Sample);
-     * {@code -1} when none is known.
+     * The process {@code e} belongs to, as TraceEvent attributes kernel events: for classic kernel Process, Thread,
+     * Image and SystemConfig events the payload's {@code ProcessID}, for TcpIp and UdpIp events the payload's
+     * {@code PID} (TraceEvent's parsers override ProcessID with them); else the record's process id; for records
+     * without one (id -1): a DiskIO completion's issuer (the process of the Init event with the same Irp, as
+     * TraceEvent's baselines show it), the process of the record's thread, or of the payload's ThreadID
+     * (PerfInfo/Sample); {@code -1} when none is known.
      */
     public int processIdOf(RawEventRecord r, DecodedEvent e) {
         long time = r.timestamp();
-        if (e.source() == SchemaSource.KERNEL_MOF) {
+        boolean kernel = e.source() == SchemaSource.KERNEL_MOF;
+        if (kernel) {
             Guid c = e.providerId();
-            if (c.equals(KernelSchemas.PROCESS) || c.equals(KernelSchemas.THREAD) || c.equals(KernelSchemas.IMAGE)) {
-                Integer pid = ProcessTable.intField(e, "ProcessID");
-                if (pid != null && e.opcode() != 36 && e.opcode() != 50) { // CSwitch and ReadyThread: no ProcessID
-                    return pid;
-                }
+            String field = c.equals(KernelSchemas.PROCESS) || c.equals(KernelSchemas.THREAD)
+                    || c.equals(KernelSchemas.IMAGE) || c.equals(KernelSchemas.SYSTEM_CONFIG) ? "ProcessID"
+                    : c.equals(KernelSchemas.TCP_IP) || c.equals(KernelSchemas.UDP_IP) ? "PID" : null;
+            Integer pid = field == null ? null : ProcessTable.intField(e, field);
+            if (pid != null) {
+                return pid;
             }
         }
         if (r.processId() != -1) {
             return r.processId();
+        }
+        if (kernel && e.providerId().equals(KernelSchemas.DISK_IO) && e.field("Irp") != null
+                && e.field("Irp").asLong() != null) {
+            Integer issuer = irpIssuers.at(e.field("Irp").asLong(), time);
+            if (issuer != null) {
+                return issuer;
+            }
         }
         if (r.threadId() != -1) {
             return processes.processOfThread(r.threadId(), time);
