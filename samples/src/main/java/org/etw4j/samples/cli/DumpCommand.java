@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
@@ -29,6 +30,9 @@ import picocli.CommandLine.Spec;
  * the instrumentation manifests given with {@code --manifest}, and the built-in one of the etw4j-Demo provider
  * (so that files made by {@code etw record --demo-load} decode). Reads the files directly rather than through an
  * {@link org.etw4j.consumer.EventStream}, to keep one decoder over all files and the reader's views at hand.
+ * The files are read twice, as TraceEvent's TraceLog reads a trace: a first pass feeds a {@link TraceContext}
+ * (volume mapping, processes, threads, file names), then every event is shown through it: file names in
+ * drive-letter form, the process each event belongs to.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         header = "Print the decoded events of .etl files (text, jsonl or csv).",
@@ -95,6 +99,8 @@ final class DumpCommand implements Callable<Integer> {
             // weighted by file size. Files from different times merge one after the other, so a single time
             // span over all of them would jump.
             FileProgress fp = new FileProgress(open);
+            progress.label("reading processes and volumes");
+            TraceContext context = firstPass(open, decoder);
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
             progress.total(FileProgress.SCALE);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
@@ -114,6 +120,7 @@ final class DumpCommand implements Callable<Integer> {
                 if (!filter.accepts(e)) {
                     continue;
                 }
+                e = context.present(record, e); // drive-letter paths, file names of file keys, the process
                 output.write(record, e, view.timestampInstant());
                 written++;
             }
@@ -126,6 +133,20 @@ final class DumpCommand implements Callable<Integer> {
             output.flush();
         }
         return EtwCommand.OK;
+    }
+
+    /**
+     * The first of two passes, as TraceEvent's TraceLog reads a trace: the volume mapping, processes, threads and
+     * file names of {@code open}, so that events logged before the rundown that describes their process show it.
+     */
+    private static TraceContext firstPass(List<EtlFile> open, EventDecoder decoder) {
+        TraceContext context = new TraceContext();
+        EtlRecordEvent record = new EtlRecordEvent();
+        EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
+        while (cursor.advance()) {
+            context.learn(record.of(cursor.record()), decoder);
+        }
+        return context;
     }
 
     /**

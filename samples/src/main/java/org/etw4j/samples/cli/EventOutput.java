@@ -12,6 +12,7 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.DecodedEventText;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.spi.RawEventRecord;
@@ -26,10 +27,16 @@ import org.etw4j.spi.RawEventRecord;
  * <pre>{@code
  * {"timestamp":"2016-08-17T23:30:22.037926Z","provider":{"id":"...","name":"..."},
  *  "event":{"id":1,"version":0,"opcode":0,"level":4,"task":1,"keyword":"0x1","name":"..."},
- *  "pid":1234,"tid":5678,"cpu":0,"activityId":null,"fields":{"Name":value,...}}
+ *  "pid":1234,"process":{"id":1234,"name":"PerfView",...},"tid":5678,"cpu":0,"activityId":null,
+ *  "fields":{"Name":value,...},"ntPaths":{"FileName":"\Device\HarddiskVolume2\..."}}
  * }</pre>
- * Field values: integers as numbers (unsigned 64-bit ones unsigned), hexadecimal types and pointers as
- * {@code "0x..."} strings, a value-map or bit-map label instead of the number when there is one, floating point
+ * {@code process} (only when the trace's process events describe it) is the process the event belongs to, as
+ * {@link DecodedEventJson#process} writes it. Field values: integers as numbers (unsigned 64-bit ones unsigned),
+ * hexadecimal types and pointers as {@code "0x..."} strings, a value-map label instead of the number when there is
+ * one, a flag set as {@code {"names":["Nocache","MountCompletion"],"value":131075}} (the text and CSV forms print
+ * the same names joined by {@code |}), a file name in drive-letter form when the trace's volume mapping covers it
+ * (the NT path as written is then in {@code ntPaths} under the field's name; an NT path the mapping does not cover
+ * stays as written, is in {@code ntPaths} too, and a note says so), floating point
  * as numbers ({@code "NaN"}/{@code "Infinity"} as strings), booleans, strings, GUIDs and times (ISO-8601 UTC) as
  * strings, binary as lower-case hex, arrays as arrays, structs as objects; a field that failed to decode is
  * {@code {"error":"...","raw":"hex"}}. A repeated field name gets a {@code #2}, {@code #3}... suffix. Events no
@@ -47,8 +54,8 @@ final class EventOutput {
     }
 
     private static final HexFormat HEX = HexFormat.of();
-    private static final String CSV_HEADER =
-            "timestamp,provider_id,provider,event,id,version,opcode,level,task,keyword,pid,tid,cpu,activity_id,fields";
+    private static final String CSV_HEADER = "timestamp,provider_id,provider,event,id,version,opcode,level,task,"
+            + "keyword,pid,tid,cpu,activity_id,process,process_image,fields";
 
     private final PrintWriter out;
     private final Format format;
@@ -86,13 +93,26 @@ final class EventOutput {
     }
 
     private void text(RawEventRecord r, DecodedEvent e, Instant time) {
-        sb.append(time).append("  pid ").append(r.processId()).append("  tid ").append(r.threadId())
+        sb.append(time).append("  pid ").append(r.processId());
+        processText(r, e.process());
+        sb.append("  tid ").append(r.threadId())
                 .append("  cpu ").append(r.processorIndex()).append("  level ").append(r.level()).append("  ");
         Guid act = r.activityId();
         if (!act.isNull()) {
             sb.append("activity ").append(act).append("  ");
         }
         DecodedEventText.appendTo(sb, e);
+    }
+
+    /** {@code " (name)"}, or {@code " (pid name)"} when the event belongs to another process than its header says. */
+    private void processText(RawEventRecord r, ProcessInfo p) {
+        if (p != null) {
+            sb.append(" (");
+            if (p.processId() != r.processId()) {
+                sb.append(p.processId()).append(' ');
+            }
+            sb.append(p.name()).append(')');
+        }
     }
 
     private void json(RawEventRecord r, DecodedEvent e, Instant time) {
@@ -111,11 +131,17 @@ final class EventOutput {
                 .member("keyword", "0x" + Long.toHexString(r.keyword()))
                 .member("name", e.eventName())
                 .endObject();
-        w.member("pid", r.processId()).member("tid", r.threadId()).member("cpu", r.processorIndex());
+        w.member("pid", r.processId());
+        if (e.process() != null) {
+            w.name("process");
+            DecodedEventJson.process(w, e.process());
+        }
+        w.member("tid", r.threadId()).member("cpu", r.processorIndex());
         Guid act = r.activityId();
         w.member("activityId", act.isNull() ? null : act.toString());
         w.name("fields");
         fieldsObject(e.fields());
+        ntPaths(e.fields());
         if (e.undecodedLength() > 0) {
             w.member("undecoded", HEX.formatHex(e.undecoded()));
         }
@@ -140,6 +166,12 @@ final class EventOutput {
             json.name(name);
             if (f.error() != null) {
                 json.beginObject().member("error", f.error()).member("raw", HEX.formatHex(f.raw())).endObject();
+            } else if (f.labelKind() == EventField.LabelKind.FLAGS) {
+                json.beginObject();
+                json.name("names").stringArray(f.flagNames());
+                json.name("value");
+                DecodedEventJson.writeValue(json, f, f.value(), structs);
+                json.endObject();
             } else if (f.label() != null) {
                 json.value(f.label());
             } else {
@@ -147,6 +179,23 @@ final class EventOutput {
             }
         }
         json.endObject();
+    }
+
+    /** {@code "ntPaths":{...}}: the NT form of every file name the trace wrote so, when there is one. */
+    private void ntPaths(List<EventField> fields) {
+        boolean open = false;
+        for (EventField f : fields) {
+            if (f.ntPath() != null) {
+                if (!open) {
+                    json.name("ntPaths").beginObject();
+                    open = true;
+                }
+                json.member(f.name(), f.ntPath());
+            }
+        }
+        if (open) {
+            json.endObject();
+        }
     }
 
     private void csv(RawEventRecord r, DecodedEvent e, Instant time) {
@@ -160,6 +209,9 @@ final class EventOutput {
                 .append(r.processId()).append(',').append(r.threadId()).append(',').append(r.processorIndex()).append(',');
         Guid act = r.activityId();
         sb.append(act.isNull() ? "" : act.toString()).append(',');
+        ProcessInfo p = e.process();
+        csvCell(p == null ? "" : p.name()).append(',');
+        csvCell(p == null || p.imagePath() == null ? "" : p.imagePath()).append(',');
         // The text form's field list ("Name=value; ..."), without the provider/event prefix.
         String line = DecodedEventText.format(e);
         String prefix = e.providerName() + "/" + e.eventName();

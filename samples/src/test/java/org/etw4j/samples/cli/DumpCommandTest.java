@@ -136,9 +136,69 @@ class DumpCommandTest {
         assertEquals(0, csv.code(), csv.toString());
         List<String> lines = csv.outLines();
         assertEquals(3, lines.size(), csv.out());
-        assertEquals("timestamp,provider_id,provider,event,id,version,opcode,level,task,keyword,pid,tid,cpu,activity_id,fields",
-                lines.get(0));
+        assertEquals("timestamp,provider_id,provider,event,id,version,opcode,level,task,keyword,pid,tid,cpu,activity_id,"
+                + "process,process_image,fields", lines.get(0));
         assertTrue(lines.get(2).startsWith("2016-08-17T23:30:22.0688637"), lines.get(2));
         assertTrue(lines.get(2).contains(",a669021c-c450-4609-a035-5af59af4df18,"), lines.get(2));
+    }
+
+    /** Kernel event classes (classic events are filtered by their event-class GUID). */
+    static final String DISK_IO = "3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c";
+    static final String PROCESS = "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c";
+    static final String IMAGE = "2cb15d1d-5fc1-11d2-abe1-00a0c911f518";
+
+    @Test
+    void kernelEventsShowDriveLetterPathsFlagNamesAndTheirProcessInEveryFormat() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/perfview__net.4.5.2.x64.etl");
+        Cli.Result r = Cli.run("dump", "--format", "jsonl", "--provider", DISK_IO, "--provider", PROCESS, etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        List<JsonNode> events = jsonLines(r);
+        // TraceEvent baseline net.4.5.2.x64 line 14: Process/DCStart PID=4 PName=System Flags=Protected
+        JsonNode system = events.stream().filter(e -> e.at("/event/name").asText().equals("Process/DCStart")
+                && e.at("/fields/ProcessID").asLong() == 4).findFirst().orElseThrow();
+        assertEquals("System", system.at("/process/name").asText(), system.toString());
+        assertEquals(JSON.readTree("{\"names\":[\"Protected\"],\"value\":4}"), system.at("/fields/Flags"));
+        // line 113: the DiskIO/Write of Irp 0xfffffa830047e8f0, FileName=C:\Windows\System32\..., PName=System
+        JsonNode write = events.stream().filter(e -> e.at("/event/name").asText().equals("DiskIO/Write")
+                && e.at("/fields/Irp").asText().equals("0xfffffa830047e8f0")).findFirst().orElseThrow();
+        assertEquals(JSON.readTree("{\"names\":[\"Nocache\",\"MountCompletion\",\"SynchronousPagingIO\"],"
+                + "\"value\":\"0x20043\"}"), write.at("/fields/IrpFlags"), write.toString());
+        assertEquals("Verylow", write.at("/fields/Priority").asText());
+        String dos = write.at("/fields/FileName").asText();
+        String nt = write.at("/ntPaths/FileName").asText();
+        assertTrue(dos.startsWith("C:\\Windows\\System32\\"), write.toString());
+        assertEquals("\\Device\\HarddiskVolume2\\" + dos.substring(3), nt, write.toString());
+        assertEquals("System", write.at("/process/name").asText(), write.toString());
+
+        Cli.Result text = Cli.run("dump", "--provider", IMAGE, "--max-events", "3", etl.toString());
+        assertEquals(0, text.code(), text.toString());
+        // line 18: Image/DCStart PID=4 PName=System FileName=C:\Windows\SysWOW64\... (the header's pid is -1)
+        String image = text.outLines().get(0);
+        assertTrue(image.contains("  pid -1 (4 System)  "), image);
+        assertTrue(image.contains(" FileName=C:\\Windows\\SysWOW64\\ntdll.dll;"), image);
+
+        Cli.Result csv = Cli.run("dump", "--format", "csv", "--provider", IMAGE, "--max-events", "1", etl.toString());
+        assertEquals(0, csv.code(), csv.toString());
+        assertTrue(csv.outLines().get(1).contains(",System,,"), csv.out());
+        assertTrue(csv.outLines().get(1).contains(" FileName=C:\\Windows\\SysWOW64\\ntdll.dll;"), csv.out());
+    }
+
+    @Test
+    void aTraceWithoutVolumeMappingKeepsNtPathsAndSaysSo() throws Exception {
+        // a kernel trace as Windows wrote it, before any merge: no SysConfig VolumeMapping events
+        Path etl = SharedData.resolve("etl-corpus/perfview__diaghub.diaghub.kernel.1.etl");
+        Cli.Result text = Cli.run("dump", "--provider", IMAGE, "--max-events", "200", etl.toString());
+        assertEquals(0, text.code(), text.toString());
+        String line = text.outLines().stream().filter(l -> l.contains("HarddiskVolume")).findFirst().orElseThrow();
+        assertTrue(line.matches(".* FileName=\\\\Device\\\\HarddiskVolume\\d+\\\\.* \\(no volume mapping recorded\\);"),
+                line);
+        List<JsonNode> events = jsonLines(Cli.run("dump", "--format", "jsonl", "--provider", IMAGE, "--max-events", "200",
+                etl.toString()));
+        JsonNode e = events.stream().filter(j -> j.at("/fields/FileName").asText().contains("HarddiskVolume"))
+                .findFirst().orElseThrow();
+        assertTrue(e.at("/fields/FileName").asText().startsWith("\\Device\\HarddiskVolume"), e.toString());
+        assertEquals(e.at("/fields/FileName").asText(), e.at("/ntPaths/FileName").asText());
+        assertEquals("FileName: NT path; the trace recorded no volume mapping for it", e.at("/notes/0").asText(),
+                e.toString());
     }
 }
