@@ -415,6 +415,16 @@ public final class EventRecord {
         return d;
     }
 
+    /**
+     * The process this event belongs to, as the stream's kernel process events described it up to this event
+     * (Process Start and the rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel
+     * events are attributed), or {@code null} when the stream has not described it. One pass: an event delivered
+     * before the event that describes its process has none (the {@code etw dump} command reads files twice).
+     */
+    public org.etw4j.consumer.decode.ProcessInfo process() {
+        return decoding.process(raw, decoded());
+    }
+
     /** Where the schema that decoded this event came from ({@link SchemaSource#NONE}: raw data only). */
     public SchemaSource schemaSource() {
         return decoded().source();

@@ -352,6 +352,7 @@ public final class EventStream implements AutoCloseable {
         while (!closing && cursor.advance()) {
             received++;
             view.resetFile(adapter.of(cursor.record()));
+            decoding.observe(adapter);
             dispatched++;
             dispatch(view);
         }
@@ -554,6 +555,7 @@ public final class EventStream implements AutoCloseable {
                 discarded.incrementAndGet();
                 return;
             }
+            decoding.observe(record); // the stream's processes and volumes, in delivery order
             if (queue == null) {
                 view.resetLive(record);
                 dispatched++;

@@ -2,7 +2,11 @@ package org.etw4j.consumer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.ProcessInfo;
+import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.spi.RawEventRecord;
 import org.etw4j.tracelogging.TraceLoggingDecodeException;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 import org.etw4j.tracelogging.TraceLoggingSchemaCache;
@@ -17,6 +21,32 @@ import org.etw4j.tracelogging.TraceLoggingSchemaCache;
 final class RecordDecoding {
     final EventDecoder decoder = new EventDecoder();
     private final TraceLoggingSchemaCache schemas = new TraceLoggingSchemaCache();
+    /**
+     * What the stream's kernel events said so far (processes, threads, volume mapping, file names); fed by the
+     * delivery thread in stream order, read by handler threads: guarded by its own monitor.
+     */
+    private final TraceContext context = new TraceContext();
+
+    /**
+     * Lets the stream's context learn from {@code r} (a process, thread, image, file-name or volume-mapping event);
+     * cheap for the others. Called once per record, in stream order, on the delivery thread.
+     */
+    void observe(RawEventRecord r) {
+        if (TraceContext.describesTrace(r)) {
+            DecodedEvent e = decoder.decode(r);
+            synchronized (context) {
+                context.observe(r, e);
+            }
+        }
+    }
+
+    /** The process {@code e} (the decoded form of {@code r}) belongs to, as far as the stream has told; or null. */
+    ProcessInfo process(RawEventRecord r, DecodedEvent e) {
+        synchronized (context) {
+            int pid = context.processIdOf(r, e);
+            return pid == -1 ? null : context.processes().find(pid, r.timestamp());
+        }
+    }
 
     /** The parsed TraceLogging schema of a metadata item, or null when it is malformed. */
     TraceLoggingSchema schema(ByteBuffer metadataItem) {

@@ -118,4 +118,36 @@ class EventStreamFileTest {
         assertEquals(expected, n.get());
         assertEquals(0, backwards.get(), "merged by FILETIME");
     }
+
+    @Test
+    void eventsKnowTheirProcessFromTheStreamsProcessEvents() throws Exception {
+        // an unmerged Windows 10 kernel trace: process rundown (DCStart) first, then image loads of running processes
+        Path file = CorpusFiles.file("perfview__diaghub.diaghub.kernel.1.etl");
+        List<String> mismatches = new ArrayList<>();
+        AtomicLong described = new AtomicLong();
+        AtomicLong loadsWithProcess = new AtomicLong();
+        try (EventStream s = EventStream.openFiles(file)) {
+            s.onEvent(e -> {
+                String name = e.eventName();
+                if (name.equals("Process/DCStart")) {
+                    described.incrementAndGet();
+                    String image = (String) e.decoded().field("ImageFileName").value();
+                    org.etw4j.consumer.decode.ProcessInfo p = e.process();
+                    if (p == null || !p.name().equals(org.etw4j.consumer.decode.ProcessInfo.nameOf(image))
+                            || p.processId() != e.decoded().field("ProcessID").asLong()) {
+                        mismatches.add(name + " " + image + ": " + p);
+                    }
+                } else if (name.equals("Image/Load") && e.process() != null) {
+                    loadsWithProcess.incrementAndGet();
+                    if (e.process().processId() != e.decoded().field("ProcessID").asLong()) {
+                        mismatches.add(name + ": " + e.process());
+                    }
+                }
+            });
+            s.start();
+        }
+        assertEquals(List.of(), mismatches);
+        assertEquals(223, described.get());
+        assertTrue(loadsWithProcess.get() > 0, "no Image/Load event knew its process");
+    }
 }

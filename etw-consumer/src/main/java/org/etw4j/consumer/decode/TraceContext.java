@@ -68,8 +68,10 @@ public final class TraceContext {
     }
 
     /**
-     * Whether {@code r} is one of the events this context learns from (classic kernel Process, Thread, Image,
-     * FileIO, DiskIO and SysConfig events): cheap, no allocation, to skip decoding the others.
+     * Whether {@code r} is one of the events this context learns from (classic kernel Process events; Thread
+     * Start/Stop/DCStart/DCStop; Image Load/DCStart; FileIO Name/FileCreate/FileRundown/Create; DiskIO
+     * ReadInit/WriteInit/FlushInit; SysConfig SystemPaths/VolumeMapping): cheap, no allocation, to skip decoding
+     * the others.
      */
     public static boolean describesTrace(RawEventRecord r) {
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
@@ -77,9 +79,23 @@ public final class TraceContext {
         }
         long msb = r.providerIdMsb();
         long lsb = r.providerIdLsb();
-        return is(KernelSchemas.PROCESS, msb, lsb) || is(KernelSchemas.THREAD, msb, lsb)
-                || is(KernelSchemas.IMAGE, msb, lsb) || is(KernelSchemas.FILE_IO, msb, lsb)
-                || is(KernelSchemas.SYS_CONFIG, msb, lsb) || is(KernelSchemas.DISK_IO, msb, lsb);
+        int op = r.opcode();
+        if (is(KernelSchemas.PROCESS, msb, lsb)) {
+            return true;
+        }
+        if (is(KernelSchemas.THREAD, msb, lsb)) {
+            return op >= ProcessTable.START && op <= ProcessTable.DC_STOP;
+        }
+        if (is(KernelSchemas.IMAGE, msb, lsb)) {
+            return op == ProcessTable.IMAGE_LOAD || op == ProcessTable.DC_START;
+        }
+        if (is(KernelSchemas.FILE_IO, msb, lsb)) {
+            return op == 0 || op == 32 || op == 36 || op == 64; // Name, FileCreate, FileRundown, Create
+        }
+        if (is(KernelSchemas.DISK_IO, msb, lsb)) {
+            return op == 12 || op == 13 || op == 15; // ReadInit, WriteInit, FlushInit
+        }
+        return is(KernelSchemas.SYS_CONFIG, msb, lsb) && (op == 33 || op == 35); // SystemPaths, VolumeMapping
     }
 
     private static boolean is(Guid g, long msb, long lsb) {
