@@ -601,7 +601,8 @@ public final class EventRecord {
 
     /**
      * The record as one JSON object: provider (id, name), event name, descriptor, header kind, pid, tid,
-     * processor, timestamp (ISO-8601 and raw), activity ids, decoded fields (an object, in wire order; structs as
+     * processor, timestamp (ISO-8601 and raw), activity ids, the process ({@link #process()}, when the stream has
+     * described it, as {@code DecodedEventJson.process} writes it), decoded fields (an object, in wire order; structs as
      * objects, arrays as arrays, binary as hex strings, 64-bit integers as numbers), and the payload as hex when
      * nothing decoded it.
      */
@@ -629,6 +630,11 @@ public final class EventRecord {
         Guid rel = relatedActivityId();
         if (!rel.isNull()) {
             w.member("relatedActivityId", rel.toString());
+        }
+        org.etw4j.consumer.decode.ProcessInfo p = process();
+        if (p != null) {
+            w.name("process");
+            org.etw4j.consumer.decode.DecodedEventJson.process(w, p);
         }
         DecodedEvent d = decoded();
         w.name("fields").beginObject();

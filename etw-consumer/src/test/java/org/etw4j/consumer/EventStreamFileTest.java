@@ -136,6 +136,9 @@ class EventStreamFileTest {
                     if (p == null || !p.name().equals(org.etw4j.consumer.decode.ProcessInfo.nameOf(image))
                             || p.processId() != e.decoded().field("ProcessID").asLong()) {
                         mismatches.add(name + " " + image + ": " + p);
+                    } else if (!e.toJson().contains(",\"process\":{\"id\":" + p.processId() + ",\"name\":\""
+                            + p.name() + "\",")) {
+                        mismatches.add("toJson without the process: " + e.toJson());
                     }
                 } else if (name.equals("Image/Load") && e.process() != null) {
                     loadsWithProcess.incrementAndGet();

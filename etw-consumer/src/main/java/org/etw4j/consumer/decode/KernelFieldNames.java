@@ -2,7 +2,6 @@ package org.etw4j.consumer.decode;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 import org.etw4j.Guid;
 
 /**
@@ -136,18 +135,10 @@ final class KernelFieldNames {
     }
 
     private static ValueMap bitMap(String name, Object... valueNames) {
-        return new ValueMap(name, true, entries(valueNames));
+        return ValueMap.of(name, true, valueNames);
     }
 
     private static ValueMap valueMap(String name, Object... valueNames) {
-        return new ValueMap(name, false, entries(valueNames));
-    }
-
-    private static TreeMap<Long, String> entries(Object... valueNames) {
-        TreeMap<Long, String> m = new TreeMap<>();
-        for (int i = 0; i < valueNames.length; i += 2) {
-            m.put(((Number) valueNames[i]).longValue(), (String) valueNames[i + 1]);
-        }
-        return m;
+        return ValueMap.of(name, false, valueNames);
     }
 }

@@ -180,20 +180,12 @@ public final class KernelSchemas {
         }
 
         ClassBuilder bitMap(String name, Object... valueNames) {
-            TreeMap<Long, String> m = new TreeMap<>();
-            for (int i = 0; i < valueNames.length; i += 2) {
-                m.put(((Number) valueNames[i]).longValue(), (String) valueNames[i + 1]);
-            }
-            maps.put(name, new ValueMap(name, true, m));
+            maps.put(name, ValueMap.of(name, true, valueNames));
             return this;
         }
 
         ClassBuilder valueMap(String name, Object... valueNames) {
-            TreeMap<Long, String> m = new TreeMap<>();
-            for (int i = 0; i < valueNames.length; i += 2) {
-                m.put(((Number) valueNames[i]).longValue(), (String) valueNames[i + 1]);
-            }
-            maps.put(name, new ValueMap(name, false, m));
+            maps.put(name, ValueMap.of(name, false, valueNames));
             return this;
         }
 

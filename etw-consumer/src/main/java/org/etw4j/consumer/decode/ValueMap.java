@@ -23,6 +23,15 @@ public record ValueMap(String name, boolean bitMap, NavigableMap<Long, String> e
         entries = java.util.Collections.unmodifiableNavigableMap(new TreeMap<>(entries));
     }
 
+    /** A map from (value, name) pairs: {@code of("Kind", false, 1, "One", 2, "Two")}; values are {@link Number}s. */
+    static ValueMap of(String name, boolean bitMap, Object... valueNames) {
+        TreeMap<Long, String> m = new TreeMap<>();
+        for (int i = 0; i < valueNames.length; i += 2) {
+            m.put(((Number) valueNames[i]).longValue(), (String) valueNames[i + 1]);
+        }
+        return new ValueMap(name, bitMap, m);
+    }
+
     /**
      * The label for {@code value}: for a value map the entry or {@code null} when there is none; for a bit map
      * always a label (see the class comment).
