@@ -115,9 +115,11 @@ public final class DecodedEvent {
             l.addAll(moreNotes);
             allNotes = List.copyOf(l);
         }
+        boolean same = fields == this.fields;
+        // a message still to format is formatted with the presented fields (drive-letter paths)
         return new DecodedEvent(providerId, providerName, eventName, taskName, opcodeName, eventId, version, opcode,
-                source, fields == this.fields ? fields : java.util.Collections.unmodifiableList(fields),
-                payloadLength, undecoded, allNotes, message, messageTemplate, process);
+                source, same ? fields : java.util.Collections.unmodifiableList(fields), payloadLength, undecoded,
+                allNotes, same || messageTemplate == null ? message : null, messageTemplate, process);
     }
 
     /**
