@@ -40,7 +40,7 @@ public final class LogCapture implements AutoCloseable {
         session.enable(providerName, EnableParameters.builder().level(level).matchAnyKeyword(matchAnyKeyword).build());
     }
 
-    /** Starts a session enabling {@code providerName} at {@code level} for {@code matchAnyKeyword} (0: all). */
+    /** Starts a session enabling {@code providerName} at {@code level} for {@code matchAnyKeyword} (-1: every keyword). */
     public static LogCapture start(String providerName, Level level, long matchAnyKeyword) {
         return new LogCapture(providerName, level, matchAnyKeyword, 256);
     }
