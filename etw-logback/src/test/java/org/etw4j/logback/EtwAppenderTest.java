@@ -12,7 +12,6 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.logging.BridgeStatistics;
-import org.etw4j.logging.LoggingBridge;
 import org.etw4j.logging.LoggingKeywords;
 import org.etw4j.logging.testing.LogCapture;
 import org.etw4j.provider.ActivityScope;
@@ -27,8 +26,6 @@ import org.slf4j.MarkerFactory;
 /** The Logback appender configured from logback XML, read back through a session and an EventStream. */
 class EtwAppenderTest {
     private static final String PROVIDER = "etw4j-Test-Logback";
-    private static final List<String> BASE = List.of("Level", "FactoryID", "LoggerName", "EventId", "EventName",
-            "FormattedMessage");
 
     private LoggerContext context;
 
@@ -72,29 +69,17 @@ class EtwAppenderTest {
             log.atInfo().setMessage("paid {}").addArgument(9.5).addKeyValue("currency", "EUR").log();
             events = cap.stop();
         }
-        String thread = Thread.currentThread().getName();
         int factory = appender().factoryId();
-        assertEquals(6, events.size(), events.toString());
-        long full = LoggingKeywords.FORMATTED_MESSAGE | LoggingKeywords.MESSAGE | LoggingKeywords.CONTEXT;
+        String[] texts = {"trace 1", "debug 2 two", "order 1001 placed", "warn 4", "order 1002 failed", "paid 9.5"};
         int[] dotnetLevels = {0, 1, 2, 3, 4, 2};
         int[] etwLevels = {5, 5, 4, 3, 2, 4};
-        String[] texts = {"trace 1", "debug 2 two", "order 1001 placed", "warn 4", "order 1002 failed", "paid 9.5"};
-        for (int i = 0; i < events.size(); i++) {
-            EventRecord e = events.get(i);
-            assertEquals("FormattedMessage", e.eventName());
-            assertEquals(PROVIDER, e.providerName());
-            assertEquals(etwLevels[i], e.level(), "ETW level of event " + i);
-            assertEquals(dotnetLevels[i], e.getInt("Level"));
-            assertEquals(factory, e.getInt("FactoryID"));
-            assertEquals("com.example.Orders", e.getString("LoggerName"));
-            assertEquals(0, e.getInt("EventId"));
-            assertEquals(i == 2 ? "AUDIT" : "", e.getString("EventName"));
-            assertEquals(texts[i], e.getString("FormattedMessage"));
-            assertEquals(thread, e.getString("ThreadName"));
-        }
+        String[] eventNames = {"", "", "AUDIT", "", "", ""};
+        LogCapture.assertFormattedMessages(events, PROVIDER, "com.example.Orders", factory, texts, dotnetLevels, etwLevels,
+                eventNames, Thread.currentThread().getName());
+        long full = LoggingKeywords.FORMATTED_MESSAGE | LoggingKeywords.MESSAGE | LoggingKeywords.CONTEXT;
         for (int i : new int[] {0, 1, 2, 3}) {
             assertEquals(full, events.get(i).keyword());
-            assertEquals(fields("Arguments", "ThreadName", "requestId", "user"), LogCapture.fieldNames(events.get(i)));
+            assertEquals(LogCapture.formattedMessageFields("Arguments", "ThreadName", "requestId", "user"), LogCapture.fieldNames(events.get(i)));
             assertEquals("r-42", events.get(i).getString("requestId"));
             assertEquals("ann", events.get(i).getString("user"));
         }
@@ -102,27 +87,17 @@ class EtwAppenderTest {
 
         EventRecord error = events.get(4);
         assertEquals(full | LoggingKeywords.EXCEPTION, error.keyword());
-        assertEquals(fields("Exception", "Arguments", "ThreadName", "requestId", "user"), LogCapture.fieldNames(error));
-        assertEquals("java.lang.IllegalStateException", error.getString("Exception.TypeName"));
-        assertEquals("stock service down", error.getString("Exception.Message"));
-        assertEquals(0, error.getInt("Exception.HResult"));
-        String stack = error.getString("Exception.VerboseMessage");
-        assertTrue(stack.startsWith("java.lang.IllegalStateException: stock service down\n\tat org.etw4j.logback."
-                + "EtwAppenderTest.everyLevelWithMdcMarkerArgumentsAndException(EtwAppenderTest.java:"), stack);
+        assertEquals(LogCapture.formattedMessageFields("Exception", "Arguments", "ThreadName", "requestId", "user"), LogCapture.fieldNames(error));
+        LogCapture.assertException(error, boom, "java.lang.IllegalStateException: stock service down\n\tat org.etw4j.logback."
+                + "EtwAppenderTest.everyLevelWithMdcMarkerArgumentsAndException(EtwAppenderTest.java:");
         assertEquals(List.of("0", "1002", "{OriginalFormat}", "order {} failed"), LogCapture.arguments(error),
                 "the throwable is not an argument");
 
         EventRecord fluent = events.get(5);
         assertEquals(LoggingKeywords.FORMATTED_MESSAGE | LoggingKeywords.MESSAGE, fluent.keyword(), "no MDC left");
-        assertEquals(fields("Arguments", "ThreadName"), LogCapture.fieldNames(fluent));
+        assertEquals(LogCapture.formattedMessageFields("Arguments", "ThreadName"), LogCapture.fieldNames(fluent));
         assertEquals(List.of("0", "9.5", "currency", "EUR", "{OriginalFormat}", "paid {}"), LogCapture.arguments(fluent));
         assertEquals(new BridgeStatistics(6, 0, 0, 0), appender().statistics());
-    }
-
-    private static List<String> fields(String... more) {
-        List<String> all = new java.util.ArrayList<>(BASE);
-        all.addAll(List.of(more));
-        return all;
     }
 
     @Test
@@ -146,37 +121,10 @@ class EtwAppenderTest {
     @Test
     void eightThreadsLoseNothingTheSessionDoesNotCount() throws Exception {
         Logger log = configure("/logback-etw.xml");
-        int threads = 8;
-        int perThread = 2_000;
-        List<EventRecord> events;
-        LogCapture cap = LogCapture.start(PROVIDER, Level.INFORMATIONAL, LoggingKeywords.FORMATTED_MESSAGE, 4);
-        try {
-            LogCapture.runThreads(threads, t -> {
-                MDC.put("worker", Integer.toString(t));
-                for (int i = 0; i < perThread; i++) {
-                    log.info("thread {} record {}", t, i);
-                }
-            });
-            events = cap.stop();
-        } finally {
-            cap.close();
-        }
-        long logged = (long) threads * perThread;
-        long lost = cap.statistics().eventsLost();
-        BridgeStatistics stats = appender().statistics();
-        assertEquals(logged, events.size() + lost, "received + counted as lost by the session = logged");
-        assertEquals(events.size(), stats.written(), "every event the bridge wrote arrived");
-        assertEquals(lost, stats.failed(), "each lost event is a write ETW refused, counted by the bridge too");
-        assertEquals(0, stats.errors());
-        int[] next = new int[threads];
-        for (EventRecord e : events) {
-            String[] parts = e.getString("FormattedMessage").split(" ");
-            int t = Integer.parseInt(parts[1]);
-            int i = Integer.parseInt(parts[3]);
-            assertTrue(i >= next[t], "in order per thread");
-            next[t] = i + 1;
-            assertEquals("log-writer-" + t, e.getString("ThreadName"));
-        }
+        LogCapture.assertConcurrentLoggingAccounted(PROVIDER, 8, 1_000, (t, i) -> {
+            MDC.put("worker", Integer.toString(t));
+            log.info("thread {} record {}", t, i);
+        }, () -> appender().statistics());
     }
 
     @Test
@@ -193,23 +141,14 @@ class EtwAppenderTest {
             log.info("outside");
             events = cap.stop();
         }
-        assertEquals(2, events.size());
-        assertEquals(activity, events.get(0).activityId());
-        assertTrue(events.get(1).activityId() == null || events.get(1).activityId().isNull(), "no activity after the scope");
+        LogCapture.assertActivity(events, activity);
     }
 
     @Test
     void noSessionNoEventNoFormatting() throws Exception {
         Logger log = configure("/logback-etw.xml");
-        Object neverFormatted = new Object() {
-            @Override
-            public String toString() {
-                throw new AssertionError("formatted although no session listens");
-            }
-        };
-        log.error("{}", neverFormatted);
+        log.error("{}", LogCapture.NEVER_FORMATTED);
         assertEquals(new BridgeStatistics(0, 0, 0, 0), appender().statistics());
-        assertFalse(appender().statistics().written() > 0);
     }
 
     @Test
@@ -240,14 +179,8 @@ class EtwAppenderTest {
     @Test
     void failuresGoToTheStatusManager() throws Exception {
         Logger log = configure("/logback-etw.xml");
-        Object bad = new Object() {
-            @Override
-            public String toString() {
-                throw new UnsupportedOperationException("bad toString");
-            }
-        };
         try (LogCapture cap = LogCapture.start(PROVIDER, Level.VERBOSE, LoggingKeywords.MESSAGE)) {
-            log.info("value {}", bad); // Logback's own formatting is not asked for: only the arguments are
+            log.info("value {}", LogCapture.THROWING_TO_STRING); // Logback's own formatting is not asked for: only the arguments are
             cap.stop();
         }
         assertEquals(1, appender().statistics().errors());
@@ -257,6 +190,5 @@ class EtwAppenderTest {
         assertTrue(errors.get(0).getMessage().contains("could not turn a log record into an ETW event (1 time so far"),
                 errors.get(0).getMessage());
         assertEquals("bad toString", errors.get(0).getThrowable().getMessage());
-        assertEquals(LoggingBridge.ORIGINAL_FORMAT, "{OriginalFormat}");
     }
 }

@@ -1,5 +1,8 @@
 package org.etw4j.logging.testing;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,6 +11,8 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
@@ -17,6 +22,8 @@ import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
+import org.etw4j.logging.BridgeStatistics;
+import org.etw4j.logging.LoggingKeywords;
 
 /**
  * The bridges' test rig: a real-time session on the default (simulated) backend enabling one provider at a level
@@ -113,6 +120,114 @@ public final class LogCapture implements AutoCloseable {
             throw new AssertionError("a logging thread failed", failure.get());
         }
     }
+
+    /** The fixed fields of a FormattedMessage event, then {@code more}. */
+    public static List<String> formattedMessageFields(String... more) {
+        List<String> all = new ArrayList<>(List.of("Level", "FactoryID", "LoggerName", "EventId", "EventName",
+                "FormattedMessage"));
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    /** Checks the fields every bridge writes the same way, event by event. */
+    public static void assertFormattedMessages(List<EventRecord> events, String provider, String logger, int factoryId,
+                                               String[] texts, int[] dotnetLevels, int[] etwLevels, String[] eventNames,
+                                               String thread) {
+        assertEquals(texts.length, events.size(), events.toString());
+        for (int i = 0; i < events.size(); i++) {
+            EventRecord e = events.get(i);
+            String at = "event " + i + " " + e;
+            assertEquals("FormattedMessage", e.eventName(), at);
+            assertEquals(provider, e.providerName(), at);
+            assertEquals(0, e.eventId(), at);
+            assertEquals(11, e.channel(), "TraceLogging channel: " + at);
+            assertEquals(etwLevels[i], e.level(), at);
+            assertEquals(dotnetLevels[i], e.getInt("Level"), at);
+            assertEquals(factoryId, e.getInt("FactoryID"), at);
+            assertEquals(logger, e.getString("LoggerName"), at);
+            assertEquals(0, e.getInt("EventId"), at);
+            assertEquals(eventNames[i], e.getString("EventName"), at);
+            assertEquals(texts[i], e.getString("FormattedMessage"), at);
+            assertEquals(thread, e.getString("ThreadName"), at);
+        }
+    }
+
+    /** Checks the {@code Exception} struct: type, message, HResult 0 and the stack text. */
+    public static void assertException(EventRecord e, Throwable thrown, String stackStart) {
+        assertEquals(thrown.getClass().getName(), e.getString("Exception.TypeName"));
+        assertEquals(thrown.getMessage(), e.getString("Exception.Message"));
+        assertEquals(0, e.getInt("Exception.HResult"));
+        String stack = e.getString("Exception.VerboseMessage");
+        assertTrue(stack.startsWith(stackStart), stack);
+        assertTrue(stack.contains("\n\tat "), stack);
+    }
+
+    /** The first event was logged inside the activity {@code activity}, the second after it. */
+    public static void assertActivity(List<EventRecord> events, Guid activity) {
+        assertEquals(2, events.size(), events.toString());
+        assertEquals(activity, events.get(0).activityId());
+        Guid after = events.get(1).activityId();
+        assertTrue(after == null || after.isNull(), "no activity after the scope: " + after);
+    }
+
+    /** Logs one record: thread number and record number go into the message as "thread {t} record {i}". */
+    @FunctionalInterface
+    public interface LogOne {
+        void log(int thread, int index);
+    }
+
+    /**
+     * Logs {@code perThread} records from each of {@code threads} threads into a session with few buffers and checks
+     * that every record arrived or is counted: received + the session's lost = logged, the bridge's written =
+     * received and its failed = the session's lost, and per thread in order.
+     */
+    public static void assertConcurrentLoggingAccounted(String provider, int threads, int perThread, LogOne logOne,
+                                                        Supplier<BridgeStatistics> bridge) throws InterruptedException {
+        List<EventRecord> events;
+        LogCapture cap = start(provider, Level.INFORMATIONAL, LoggingKeywords.FORMATTED_MESSAGE, 4);
+        try {
+            runThreads(threads, t -> {
+                for (int i = 0; i < perThread; i++) {
+                    logOne.log(t, i);
+                }
+            });
+            events = cap.stop();
+        } finally {
+            cap.close();
+        }
+        long logged = (long) threads * perThread;
+        long lost = cap.statistics().eventsLost();
+        BridgeStatistics stats = bridge.get();
+        assertEquals(logged, events.size() + lost, "received + counted as lost by the session = logged");
+        assertEquals(events.size(), stats.written(), "every event the bridge wrote arrived");
+        assertEquals(lost, stats.failed(), "each lost event is a write ETW refused, counted by the bridge too");
+        assertEquals(0, stats.errors());
+        int[] next = new int[threads];
+        for (EventRecord e : events) {
+            String[] parts = e.getString("FormattedMessage").split(" ");
+            int t = Integer.parseInt(parts[1]);
+            int i = Integer.parseInt(parts[3]);
+            assertTrue(i >= next[t], "in order per thread");
+            next[t] = i + 1;
+            assertEquals("log-writer-" + t, e.getString("ThreadName"));
+        }
+    }
+
+    /** An argument whose {@code toString()} fails the test: logged when no session listens, it must not be formatted. */
+    public static final Object NEVER_FORMATTED = new Object() {
+        @Override
+        public String toString() {
+            throw new AssertionError("formatted although no session listens");
+        }
+    };
+
+    /** An argument whose {@code toString()} throws "bad toString". */
+    public static final Object THROWING_TO_STRING = new Object() {
+        @Override
+        public String toString() {
+            throw new UnsupportedOperationException("bad toString");
+        }
+    };
 
     @Override
     public void close() throws InterruptedException {
