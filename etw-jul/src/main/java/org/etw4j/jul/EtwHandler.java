@@ -86,8 +86,8 @@ public class EtwHandler extends Handler {
     @Override
     public void publish(LogRecord record) {
         LoggingBridge<LogRecord> b = bridge;
-        if (b == null || record == null) {
-            return;
+        if (b == null || record == null || !b.isEnabled()) {
+            return; // no session: nothing read from the record
         }
         LogLevel level = JulRecords.levelOf(record.getLevel());
         if (b.isEnabled(level) && isLoggable(record)) {

@@ -12,14 +12,10 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.Logger;
-import org.etw4j.EventDescriptor;
-import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.logging.BridgeStatistics;
 import org.etw4j.logging.LoggingKeywords;
 import org.etw4j.logging.testing.LogCapture;
-import org.etw4j.provider.ActivityScope;
-import org.etw4j.provider.EtwProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,20 +88,16 @@ class EtwHandlerTest {
     @Test
     void aWarningSessionReceivesNoInfo() throws Exception {
         Logger log = configure("/logging-etw.properties");
-        List<EventRecord> events;
-        try (LogCapture cap = LogCapture.start(PROVIDER, org.etw4j.Level.WARNING, -1L)) {
+        LogCapture.assertWarningSessionGetsNoInfo(PROVIDER, () -> {
             for (int i = 0; i < 50; i++) {
                 log.log(Level.INFO, "info {0}", i);
                 log.log(Level.CONFIG, "config {0}", i);
                 log.log(Level.FINE, "fine {0}", i);
             }
+        }, () -> {
             log.warning("the only warning");
             log.severe("the only error");
-            events = cap.stop();
-        }
-        assertEquals(List.of("the only warning", "the only error"),
-                events.stream().map(e -> e.getString("FormattedMessage")).toList());
-        assertEquals(List.of(3, 2), events.stream().map(EventRecord::level).toList());
+        });
     }
 
     @Test
@@ -120,18 +112,7 @@ class EtwHandlerTest {
     @Test
     void theCurrentActivityIdIsOnTheEvent() throws Exception {
         Logger log = configure("/logging-etw.properties");
-        List<EventRecord> events;
-        Guid activity;
-        try (LogCapture cap = LogCapture.start(PROVIDER, org.etw4j.Level.VERBOSE, -1L);
-             EtwProvider app = EtwProvider.register("etw4j-Test-Jul-App")) {
-            try (ActivityScope scope = app.startActivity(EventDescriptor.builder(1).level(org.etw4j.Level.INFORMATIONAL).build())) {
-                activity = scope.activityId();
-                log.info("inside");
-            }
-            log.info("outside");
-            events = cap.stop();
-        }
-        LogCapture.assertActivity(events, activity);
+        LogCapture.assertActivityIdCarried(PROVIDER, log::info);
     }
 
     @Test

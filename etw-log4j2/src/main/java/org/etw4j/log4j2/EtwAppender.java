@@ -51,6 +51,9 @@ public final class EtwAppender extends AbstractAppender {
 
     @Override
     public void append(LogEvent event) {
+        if (!bridge.isEnabled()) {
+            return; // no session: nothing read from the event
+        }
         LogLevel level = Log4j2Records.levelOf(event.getLevel());
         if (bridge.isEnabled(level)) {
             bridge.log(level, event);

@@ -13,15 +13,11 @@ import org.apache.logging.log4j.core.ErrorHandler;
 import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.config.Configurator;
-import org.etw4j.EventDescriptor;
-import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.logging.BridgeStatistics;
 import org.etw4j.logging.LoggingKeywords;
 import org.etw4j.logging.testing.LogCapture;
-import org.etw4j.provider.ActivityScope;
-import org.etw4j.provider.EtwProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -108,19 +104,15 @@ class EtwAppenderTest {
     @Test
     void aWarningSessionReceivesNoInfo() throws Exception {
         Logger log = configure("/log4j2-etw.xml");
-        List<EventRecord> events;
-        try (LogCapture cap = LogCapture.start(PROVIDER, Level.WARNING, -1L)) {
+        LogCapture.assertWarningSessionGetsNoInfo(PROVIDER, () -> {
             for (int i = 0; i < 50; i++) {
                 log.info("info {}", i);
                 log.debug("debug {}", i);
             }
+        }, () -> {
             log.warn("the only warning");
             log.error("the only error");
-            events = cap.stop();
-        }
-        assertEquals(List.of("the only warning", "the only error"),
-                events.stream().map(e -> e.getString("FormattedMessage")).toList());
-        assertEquals(List.of(3, 2), events.stream().map(EventRecord::level).toList());
+        });
     }
 
     @Test
@@ -135,18 +127,7 @@ class EtwAppenderTest {
     @Test
     void theCurrentActivityIdIsOnTheEvent() throws Exception {
         Logger log = configure("/log4j2-etw.xml");
-        List<EventRecord> events;
-        Guid activity;
-        try (LogCapture cap = LogCapture.start(PROVIDER, Level.VERBOSE, -1L);
-             EtwProvider app = EtwProvider.register("etw4j-Test-Log4j2-App")) {
-            try (ActivityScope scope = app.startActivity(EventDescriptor.builder(1).level(Level.INFORMATIONAL).build())) {
-                activity = scope.activityId();
-                log.info("inside");
-            }
-            log.info("outside");
-            events = cap.stop();
-        }
-        LogCapture.assertActivity(events, activity);
+        LogCapture.assertActivityIdCarried(PROVIDER, (String m) -> log.info(m));
     }
 
     @Test

@@ -72,8 +72,11 @@ public class EtwAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
     @Override
     protected void append(ILoggingEvent event) {
-        LogLevel level = LogbackRecords.levelOf(event.getLevel());
         LoggingBridge<ILoggingEvent> b = bridge;
+        if (!b.isEnabled()) {
+            return; // no session: nothing read from the event
+        }
+        LogLevel level = LogbackRecords.levelOf(event.getLevel());
         if (b.isEnabled(level)) {
             b.log(level, event);
         }

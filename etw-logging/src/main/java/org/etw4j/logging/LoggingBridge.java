@@ -89,6 +89,11 @@ public final class LoggingBridge<R> implements AutoCloseable {
         return factoryId;
     }
 
+    /** Whether any session enables the provider at all: the first, cheapest check (one volatile read). */
+    public boolean isEnabled() {
+        return provider.isEnabled();
+    }
+
     /** Whether some session wants records of {@code level} (any of the keywords a bridge writes). */
     public boolean isEnabled(LogLevel level) {
         return provider.isEnabled(level.etwLevel().value(), LoggingKeywords.ALL_WRITTEN);

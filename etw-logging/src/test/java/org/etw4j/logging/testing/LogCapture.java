@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
+import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
@@ -24,6 +26,8 @@ import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
 import org.etw4j.logging.BridgeStatistics;
 import org.etw4j.logging.LoggingKeywords;
+import org.etw4j.provider.ActivityScope;
+import org.etw4j.provider.EtwProvider;
 
 /**
  * The bridges' test rig: a real-time session on the default (simulated) backend enabling one provider at a level
@@ -162,12 +166,43 @@ public final class LogCapture implements AutoCloseable {
         assertTrue(stack.contains("\n\tat "), stack);
     }
 
-    /** The first event was logged inside the activity {@code activity}, the second after it. */
-    public static void assertActivity(List<EventRecord> events, Guid activity) {
-        assertEquals(2, events.size(), events.toString());
+    /**
+     * Logs "inside" (through {@code logInfo}) inside an activity of another provider, then "outside": the first
+     * event carries the activity's id, the second none.
+     */
+    public static void assertActivityIdCarried(String provider, Consumer<String> logInfo) throws InterruptedException {
+        List<EventRecord> events;
+        Guid activity;
+        try (LogCapture cap = start(provider, Level.VERBOSE, -1L);
+             EtwProvider app = EtwProvider.register(provider + "-App")) {
+            try (ActivityScope scope = app.startActivity(EventDescriptor.builder(1).level(Level.INFORMATIONAL).build())) {
+                activity = scope.activityId();
+                logInfo.accept("inside");
+            }
+            logInfo.accept("outside");
+            events = cap.stop();
+        }
+        assertEquals(List.of("inside", "outside"), events.stream().map(e -> e.getString("FormattedMessage")).toList());
         assertEquals(activity, events.get(0).activityId());
         Guid after = events.get(1).activityId();
         assertTrue(after == null || after.isNull(), "no activity after the scope: " + after);
+    }
+
+    /**
+     * A session enabled at WARNING: {@code belowWarning} logs records under WARNING (none may arrive), then
+     * {@code warningThenError} logs "the only warning" and "the only error", which arrive at levels 3 and 2.
+     */
+    public static void assertWarningSessionGetsNoInfo(String provider, Runnable belowWarning, Runnable warningThenError)
+            throws InterruptedException {
+        List<EventRecord> events;
+        try (LogCapture cap = start(provider, Level.WARNING, -1L)) {
+            belowWarning.run();
+            warningThenError.run();
+            events = cap.stop();
+        }
+        assertEquals(List.of("the only warning", "the only error"),
+                events.stream().map(e -> e.getString("FormattedMessage")).toList());
+        assertEquals(List.of(3, 2), events.stream().map(EventRecord::level).toList());
     }
 
     /** Logs one record: thread number and record number go into the message as "thread {t} record {i}". */
