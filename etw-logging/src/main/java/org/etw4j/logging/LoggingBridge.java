@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.etw4j.Guid;
+import org.etw4j.Win32Error;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventWriter;
 import org.etw4j.tracelogging.TraceLoggingEvent;
@@ -182,7 +183,8 @@ public final class LoggingBridge<R> implements AutoCloseable {
             written.increment();
         } else {
             failed.increment();
-            report(failed, "ETW refused a log event with status " + status + " (see the provider's statistics)", null);
+            report(failed, "ETW refused a log event: " + Win32Error.describe(status)
+                    + " (the provider's statistics() count them by status)", null);
         }
     }
 

@@ -181,6 +181,24 @@ class LoggingBridgeTest {
     }
 
     @Test
+    void anEventOverEtwsSizeLimitIsRefusedCountedAndReported() throws Exception {
+        String provider = "etw4j-Test-Core-TooBig";
+        Object[] args = new Object[40];
+        java.util.Arrays.fill(args, "v".repeat(LoggingBridge.MAX_VALUE_CHARS)); // 40 x 4 KB of UTF-16: over 64 KB
+        List<String> reports = new ArrayList<>();
+        try (LoggingBridge<Rec> bridge = LoggingBridge.open(provider, null, new RecAccess(), (m, e) -> reports.add(m))) {
+            try (LogCapture cap = LogCapture.start(provider, Level.VERBOSE, LoggingKeywords.MESSAGE)) {
+                bridge.log(LogLevel.INFORMATION, new Rec("l", "t", "t", args, null, Map.of()));
+                assertEquals(List.of(), cap.stop());
+            }
+            assertEquals(new BridgeStatistics(0, 1, 0, 0), bridge.statistics());
+            assertEquals(1, reports.size(), reports.toString());
+            assertTrue(reports.get(0).contains("ETW refused a log event: ERROR_ARITHMETIC_OVERFLOW (534)"), reports.get(0));
+            assertEquals(1, bridge.provider().statistics().failures());
+        }
+    }
+
+    @Test
     void configurationErrorsNameWhatIsMissing() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> LoggingBridge.open(" ", null, new RecAccess(), (m, t) -> { }));
