@@ -7,7 +7,15 @@ module org.etw4j.samples {
     requires org.etw4j.api;
     requires org.etw4j.consumer;
     requires info.picocli;
+    // org.etw4j.samples.logging: the logging frameworks the bridge samples configure and log through.
+    requires ch.qos.logback.classic;
+    requires org.slf4j;
+    requires org.apache.logging.log4j.core;
+    requires org.apache.logging.log4j;
+    requires java.logging;
 
     // picocli reads and sets the commands' annotated fields and creates their mixins and providers by reflection.
     opens org.etw4j.samples.cli to info.picocli;
+    // The samples' configuration files are read by the frameworks.
+    opens org.etw4j.samples.logging;
 }

@@ -29,7 +29,11 @@ public final class AllocationGate {
             "org.etw4j.bench.WriteBenchmark.etw4jTraceLogging$",
             "org.etw4j.bench.WriteBenchmark.etw4jManifest$",
             "org.etw4j.bench.EtlScanBenchmark.headerScan$",
-            "org.etw4j.bench.FfmWriteBenchmark.ffmBackend$");
+            "org.etw4j.bench.FfmWriteBenchmark.ffmBackend$",
+            // the logging bridges with no session listening (issue 12)
+            "org.etw4j.bench.LoggingBridgeBenchmark.logbackAppenderNoSession$",
+            "org.etw4j.bench.LoggingBridgeBenchmark.log4j2AppenderNoSession$",
+            "org.etw4j.bench.LoggingBridgeBenchmark.julHandlerNoSession$");
 
     private AllocationGate() {
     }
