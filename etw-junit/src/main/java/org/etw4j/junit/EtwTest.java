@@ -1,0 +1,54 @@
+package org.etw4j.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.etw4j.Level;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Runs each test with a private real-time ETW session that enables {@link #providers()}, and injects what it
+ * captured as a {@link CapturedEvents} parameter (of the test method, or of its {@code @BeforeEach} /
+ * {@code @AfterEach} methods: one capture per test).
+ *
+ * <pre>{@code
+ * @Test
+ * @EtwTest(providers = "MyCompany-MyService", level = Level.INFORMATIONAL)
+ * void logsTheRequest(CapturedEvents events) {
+ *     service.handle("/index");
+ *     events.assertThat().hasEvent("RequestDone").withField("status", 200).withField("path", "/index");
+ * }
+ * }</pre>
+ *
+ * <p>On a test class it applies to every test method; on a method it replaces the class's. The session is started
+ * before the {@code @BeforeEach} methods run, on the process's default backend ({@code EtwBackends.getDefault()}:
+ * the simulated ETW off Windows or with {@code -Detw4j.backend=simulated}; real ETW on Windows, where starting a
+ * session needs an elevated process), and stopped after the {@code @AfterEach} methods, pass or fail. Its name is
+ * unique per test ({@code etw4j-junit-...}). Tests naming the same provider never run at the same time under
+ * JUnit's parallel execution (a read-write {@link ResourceLock} per provider): a session receives every process's
+ * events of its providers, so two concurrent tests of one provider would see each other's events. A
+ * {@link EtwCapture} parameter adds a capture with its own session and settings.
+ */
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(EtwExtension.class)
+@ResourceLock(providers = ProviderLocks.class)
+public @interface EtwTest {
+    /** Provider names (GUID derived the EventSource/TraceLogging way) or GUID texts. */
+    String[] providers();
+
+    /** The most detailed level the session enables ({@code EnableTraceEx2} Level; an event passes when its level is at most this). */
+    Level level() default Level.VERBOSE;
+
+    /** MatchAnyKeyword: an event's keyword must share a bit with it (all bits by default; keyword-0 events always pass). */
+    long matchAnyKeyword() default -1L;
+
+    /** MatchAllKeyword: an event's keyword must contain all its bits (none by default). */
+    long matchAllKeyword() default 0L;
+}

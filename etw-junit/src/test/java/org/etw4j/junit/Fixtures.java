@@ -1,0 +1,46 @@
+package org.etw4j.junit;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.etw4j.Level;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.spi.EtwBackends;
+import org.etw4j.tracelogging.TraceLoggingEvent;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+
+/** Shared by the tests that run fixture classes through the JUnit Platform's EngineTestKit. */
+final class Fixtures {
+    static final TraceLoggingEvent TICK = TraceLoggingEvent.builder("Tick").level(Level.INFORMATIONAL).keyword(0x1)
+            .int32Field("n").stringField("label").build();
+
+    /** What fixture tests tell their runner: test method name -> session name. */
+    static final Map<String, String> SESSIONS = new ConcurrentHashMap<>();
+
+    private Fixtures() {
+    }
+
+    /** Writes {@code count} Tick events (n = 0..count-1) of a provider named {@code provider}. */
+    static void ticks(String provider, int count, String label) {
+        try (EtwProvider p = EtwProvider.register(provider)) {
+            for (int i = 0; i < count; i++) {
+                p.event(TICK).int32(i).string(label).write();
+            }
+        }
+    }
+
+    static EngineExecutionResults run(Class<?> fixture, Map<String, String> configuration) {
+        return EngineTestKit.engine("junit-jupiter").configurationParameters(configuration)
+                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(fixture)).execute();
+    }
+
+    static EngineExecutionResults run(Class<?> fixture) {
+        return run(fixture, Map.of());
+    }
+
+    /** The names of the sessions running now on the default backend. */
+    static List<String> runningSessions() {
+        return EtwBackends.getDefault().querySessions().stream().map(s -> s.name()).toList();
+    }
+}
