@@ -91,6 +91,9 @@ public final class CapturedEvents implements AutoCloseable {
             EventStream stream = EventStream.openSession(sessionName, backend, StreamOptions.direct());
             captured = new CapturedEvents(spec, session, stream);
             CapturedEvents c = captured;
+            for (String m : spec.manifests()) {
+                Manifests.register(stream, m);
+            }
             stream.onEvent(c::onRecord).onLost(c::onLost).onError(c::onError);
             stream.startAsync();
             for (Guid id : spec.providerIds()) {

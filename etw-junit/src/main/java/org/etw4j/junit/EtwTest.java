@@ -51,4 +51,11 @@ public @interface EtwTest {
 
     /** MatchAllKeyword: an event's keyword must contain all its bits (none by default). */
     long matchAllKeyword() default 0L;
+
+    /**
+     * Instrumentation manifests ({@code .man}) describing the providers' manifest-style events, so they decode to
+     * names and fields (TraceLogging events need none): file paths, or {@code classpath:} and a resource name
+     * ({@code "classpath:com/example/my-service.man"}).
+     */
+    String[] manifests() default {};
 }

@@ -87,6 +87,14 @@ class FailureAndCleanupTest {
         }
     }
 
+    /** A manifest that is not there. */
+    @EtwTest(providers = PROVIDER, manifests = "classpath:org/etw4j/junit/no-such.man")
+    static class MissingManifestFixture {
+        @Test
+        void neverRuns(CapturedEvents events) {
+        }
+    }
+
     private static EngineExecutionResults results;
 
     private static synchronized EngineExecutionResults failingRun() {
@@ -170,6 +178,18 @@ class FailureAndCleanupTest {
         try (EtwProvider p = EtwProvider.register(PROVIDER)) {
             assertFalse(p.isEnabled(), "no session enables the fixture's provider any more");
         }
+    }
+
+    @Test
+    void aMissingManifestFailsTheTestNamingItAndLeavesNoSession() {
+        EngineExecutionResults r = Fixtures.run(MissingManifestFixture.class);
+        r.testEvents().assertStatistics(s -> s.started(1).failed(1));
+        Throwable t = r.testEvents().filter(e -> e.getType() == EventType.FINISHED).findFirst().orElseThrow()
+                .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        assertEquals("cannot register the manifest classpath:org/etw4j/junit/no-such.man named by @EtwTest/@EtwCapture: "
+                + "no resource org/etw4j/junit/no-such.man on the class path", t.getMessage());
+        assertTrue(Fixtures.runningSessions().stream().noneMatch(n -> n.startsWith(EtwExtension.SESSION_PREFIX + "neverRuns-")),
+                "the session started before the manifest failed was stopped: " + Fixtures.runningSessions());
     }
 
     @Test

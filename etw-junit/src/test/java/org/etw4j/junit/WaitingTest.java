@@ -49,7 +49,9 @@ class WaitingTest {
                 assertEquals(i, ns.get(i), "each writer's events in its order");
             }
         }
-        assertEquals(events.session().statistics().eventsDelivered(), events.size(), "captured = what the session delivered");
+        if (!events.session().backend().isNative()) { // real ETW does not count delivered events (-1)
+            assertEquals(events.session().statistics().eventsDelivered(), events.size(), "captured = what the session delivered");
+        }
     }
 
     @Test
