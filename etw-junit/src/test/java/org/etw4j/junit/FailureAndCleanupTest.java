@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.Event;
-import org.junit.platform.testkit.engine.EventType;
 import org.opentest4j.AssertionFailedError;
 
 /**
@@ -108,7 +107,7 @@ class FailureAndCleanupTest {
         Event finished = failingRun().testEvents().finished().list().stream()
                 .filter(e -> e.getTestDescriptor().getDisplayName().startsWith(method + "("))
                 .findFirst().orElseThrow(() -> new AssertionError("no finished event for " + method));
-        return finished.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        return Fixtures.thrown(finished);
     }
 
     @Test
@@ -184,8 +183,7 @@ class FailureAndCleanupTest {
     void aMissingManifestFailsTheTestNamingItAndLeavesNoSession() {
         EngineExecutionResults r = Fixtures.run(MissingManifestFixture.class);
         r.testEvents().assertStatistics(s -> s.started(1).failed(1));
-        Throwable t = r.testEvents().filter(e -> e.getType() == EventType.FINISHED).findFirst().orElseThrow()
-                .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        Throwable t = Fixtures.thrown(r.testEvents().finished().list().get(0));
         assertEquals("cannot register the manifest classpath:org/etw4j/junit/no-such.man named by @EtwTest/@EtwCapture: "
                 + "no resource org/etw4j/junit/no-such.man on the class path", t.getMessage());
         assertTrue(Fixtures.runningSessions().stream().noneMatch(n -> n.startsWith(EtwExtension.SESSION_PREFIX + "neverRuns-")),
@@ -196,8 +194,7 @@ class FailureAndCleanupTest {
     void aParameterWithoutProvidersIsAClearConfigurationError() {
         EngineExecutionResults r = Fixtures.run(UnconfiguredFixture.class);
         r.testEvents().assertStatistics(s -> s.started(1).failed(1));
-        Throwable t = r.testEvents().filter(e -> e.getType() == EventType.FINISHED).findFirst().orElseThrow()
-                .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        Throwable t = Fixtures.thrown(r.testEvents().finished().list().get(0));
         assertInstanceOf(ParameterResolutionException.class, t);
         assertTrue(t.getMessage().startsWith("a CapturedEvents parameter needs @EtwTest(providers = ...) on the test method or class, "
                 + "or @EtwCapture(providers = ...) on the parameter"), t.getMessage());

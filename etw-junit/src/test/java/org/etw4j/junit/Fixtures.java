@@ -39,6 +39,12 @@ final class Fixtures {
         return run(fixture, Map.of());
     }
 
+    /** What a finished test event's test threw. */
+    static Throwable thrown(org.junit.platform.testkit.engine.Event finished) {
+        return finished.getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable()
+                .orElseThrow(() -> new AssertionError(finished + " threw nothing"));
+    }
+
     /** The names of the sessions running now on the default backend. */
     static List<String> runningSessions() {
         return EtwBackends.getDefault().querySessions().stream().map(s -> s.name()).toList();
