@@ -3,7 +3,10 @@ package org.etw4j.junit;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
+import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.StructValue;
 
 /**
  * How an expected field value is compared with a decoded one, and written in messages. Stateless.
@@ -15,6 +18,9 @@ import java.util.Objects;
  * Byte arrays compare by content; everything else with {@code equals}.
  */
 final class FieldValues {
+    /** Longer strings are cut in messages. */
+    static final int MAX_STRING = 200;
+
     private FieldValues() {
     }
 
@@ -43,16 +49,37 @@ final class FieldValues {
         return o instanceof BigInteger b ? b : BigInteger.valueOf(((Number) o).longValue());
     }
 
-    /** A value as messages show it: strings quoted, bytes in hex, the type of numbers named. */
+    /**
+     * A value as messages show it, on one line: strings quoted with line breaks escaped and cut after
+     * {@link #MAX_STRING} characters (a stack trace would drown the listing), bytes in hex, structs as
+     * {@code {name=value, ...}} and arrays as {@code [...]}, each member shown the same way.
+     */
     static StringBuilder text(StringBuilder sb, Object v) {
         if (v == null) {
             return sb.append("null");
         }
         if (v instanceof String s) {
-            return sb.append('"').append(s.replace("\n", "\\n")).append('"');
+            String shown = s.length() > MAX_STRING ? s.substring(0, MAX_STRING) : s;
+            sb.append('"').append(shown.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")).append('"');
+            return s.length() > MAX_STRING ? sb.append("...(").append(s.length()).append(" chars)") : sb;
         }
         if (v instanceof byte[] b) {
             return sb.append("0x").append(HexFormat.of().formatHex(b));
+        }
+        if (v instanceof StructValue sv) {
+            sb.append('{');
+            for (int i = 0; i < sv.fields().size(); i++) {
+                EventField f = sv.fields().get(i);
+                text(sb.append(i == 0 ? "" : ", ").append(f.name()).append('='), f.value());
+            }
+            return sb.append('}');
+        }
+        if (v instanceof List<?> list) {
+            sb.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                text(sb.append(i == 0 ? "" : ", "), list.get(i));
+            }
+            return sb.append(']');
         }
         return sb.append(v);
     }

@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.InType;
+import org.etw4j.consumer.decode.OutType;
+import org.etw4j.consumer.decode.StructValue;
 import org.junit.jupiter.api.Test;
 
 class FieldValuesTest {
@@ -39,5 +44,15 @@ class FieldValuesTest {
         assertEquals("7 (Long)", FieldValues.typed(7L));
         assertEquals("0x0aff (byte[])", FieldValues.typed(new byte[] {10, -1}));
         assertEquals("null", FieldValues.typed(null));
+    }
+
+    @Test
+    void structsArraysAndLongStringsStayOnOneBoundedLine() {
+        StructValue exception = new StructValue(List.of(
+                EventField.of("TypeName", InType.UNICODE_STRING, OutType.NULL, "java.lang.IllegalStateException", null),
+                EventField.of("VerboseMessage", InType.UNICODE_STRING, OutType.NULL, "at a\r\n\tat b" + "x".repeat(300), null)));
+        String shown = FieldValues.text(new StringBuilder(), List.of(exception, 7)).toString();
+        assertEquals("[{TypeName=\"java.lang.IllegalStateException\", VerboseMessage=\"at a\\r\\n\\tat b" + "x".repeat(FieldValues.MAX_STRING - 11)
+                + "\"...(311 chars)}, 7]", shown);
     }
 }
