@@ -19,7 +19,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  *
  * <p>Stateless apart from a name counter; JUnit creates it and may call it from several threads at once
  * (parallel execution). Each capture lives in the test's {@link ExtensionContext.Store}, which closes it
- * ({@link AutoCloseable}) after the {@code @AfterEach} methods. The backend is the process default
+ * after the {@code @AfterEach} methods. The backend is the process default
  * ({@link EtwBackends#getDefault()}): the code under test registers its providers there too.
  */
 public final class EtwExtension implements BeforeEachCallback, ParameterResolver {
@@ -35,7 +35,7 @@ public final class EtwExtension implements BeforeEachCallback, ParameterResolver
         Optional<EtwTest> config = testAnnotation(context);
         if (config.isPresent()) {
             CaptureSpec spec = CaptureSpec.of(config.get());
-            context.getStore(NAMESPACE).getOrComputeIfAbsent(TEST_CAPTURE, k -> start(spec, context), CapturedEvents.class);
+            context.getStore(NAMESPACE).getOrComputeIfAbsent(TEST_CAPTURE, k -> start(spec, context), StoredCapture.class);
         }
     }
 
@@ -55,25 +55,38 @@ public final class EtwExtension implements BeforeEachCallback, ParameterResolver
         if (own.isPresent()) {
             CaptureSpec spec = CaptureSpec.of(own.get());
             String key = "parameter:" + parameterContext.getDeclaringExecutable() + "#" + parameterContext.getIndex();
-            return store.getOrComputeIfAbsent(key, k -> start(spec, context), CapturedEvents.class);
+            return store.getOrComputeIfAbsent(key, k -> start(spec, context), StoredCapture.class).capture();
         }
-        CapturedEvents test = store.get(TEST_CAPTURE, CapturedEvents.class);
+        StoredCapture test = store.get(TEST_CAPTURE, StoredCapture.class);
         if (test == null) {
             throw new ParameterResolutionException("a CapturedEvents parameter needs @EtwTest(providers = ...) on the test method or class, "
                     + "or @EtwCapture(providers = ...) on the parameter: " + parameterContext.getParameter()
                     + " of " + parameterContext.getDeclaringExecutable());
         }
-        return test;
+        return test.capture();
     }
 
     /** The capture of the current test, if {@link EtwTest} started one (for other extensions and tests). */
     public static Optional<CapturedEvents> captureOf(ExtensionContext context) {
-        return Optional.ofNullable(context.getStore(NAMESPACE).get(TEST_CAPTURE, CapturedEvents.class));
+        return Optional.ofNullable(context.getStore(NAMESPACE).get(TEST_CAPTURE, StoredCapture.class)).map(StoredCapture::capture);
     }
 
-    private static CapturedEvents start(CaptureSpec spec, ExtensionContext context) {
+    private static StoredCapture start(CaptureSpec spec, ExtensionContext context) {
         EtwBackend backend = EtwBackends.getDefault();
-        return CapturedEvents.start(spec, sessionName(context), backend);
+        return new StoredCapture(CapturedEvents.start(spec, sessionName(context), backend));
+    }
+
+    /**
+     * What the store holds: closed when the test's context closes. JUnit 5.13+ closes {@link AutoCloseable}
+     * values; older versions (and 5.13 with {@code junit.jupiter.extensions.store.close.autocloseable.enabled=false})
+     * close only {@code CloseableResource} ones, deprecated since 5.13, hence both (close is idempotent).
+     */
+    @SuppressWarnings("deprecation")
+    private record StoredCapture(CapturedEvents capture) implements AutoCloseable, ExtensionContext.Store.CloseableResource {
+        @Override
+        public void close() {
+            capture.close();
+        }
     }
 
     /** {@code etw4j-junit-<method>-<pid>-<n>}: unique in this process and among concurrent test JVMs. */

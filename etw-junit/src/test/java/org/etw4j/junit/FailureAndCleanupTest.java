@@ -94,6 +94,17 @@ class FailureAndCleanupTest {
         }
     }
 
+    /** Records its session; run with JUnit's closing of AutoCloseable store values switched off. */
+    @EtwTest(providers = PROVIDER)
+    static class LegacyCloseFixture {
+        @Test
+        void passes(CapturedEvents events) {
+            Fixtures.SESSIONS.put("legacy-passes", events.sessionName());
+            Fixtures.ticks(PROVIDER, 1, "legacy");
+            events.assertThat().hasSize(1);
+        }
+    }
+
     private static EngineExecutionResults results;
 
     private static synchronized EngineExecutionResults failingRun() {
@@ -177,6 +188,16 @@ class FailureAndCleanupTest {
         try (EtwProvider p = EtwProvider.register(PROVIDER)) {
             assertFalse(p.isEnabled(), "no session enables the fixture's provider any more");
         }
+    }
+
+    @Test
+    void sessionsAreStoppedAlsoWhereJUnitClosesOnlyCloseableResources() {
+        EngineExecutionResults r = Fixtures.run(LegacyCloseFixture.class,
+                Map.of("junit.jupiter.extensions.store.close.autocloseable.enabled", "false"));
+        r.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        String session = Fixtures.SESSIONS.get("legacy-passes");
+        assertNotNull(session);
+        assertFalse(Fixtures.runningSessions().contains(session), session + " was stopped");
     }
 
     @Test
