@@ -1,0 +1,124 @@
+package org.etw4j.opentelemetry;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.etw4j.Level;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.spi.EtwBackend;
+
+/**
+ * Where the exporters write: one ETW provider, the keyword and span level of their events, and the TraceLogging
+ * metadata cache. Thread-safe; share one target between {@link EtwSpanExporter} (or {@link EtwSpanProcessor}) and
+ * {@link EtwLogRecordExporter} so both write as one provider.
+ *
+ * <p>Close contract: a target built from a provider name registers the provider and owns it. Each exporter or
+ * processor created over the target holds it; the provider is unregistered when the last holder shuts down (or
+ * on {@link #close()}, idempotent). A target made with {@link #of(EtwProvider)} never closes that provider: its
+ * owner does.
+ */
+public final class EtwTarget implements AutoCloseable {
+    private final EtwProvider provider;
+    private final boolean ownsProvider;
+    private final long keyword;
+    private final int spanLevel;
+    private final SchemaCache schemas = new SchemaCache();
+    private final AtomicInteger holders = new AtomicInteger();
+
+    private EtwTarget(EtwProvider provider, boolean ownsProvider, long keyword, int spanLevel) {
+        this.provider = provider;
+        this.ownsProvider = ownsProvider;
+        this.keyword = keyword;
+        this.spanLevel = spanLevel;
+    }
+
+    /** A target over a provider the caller owns (keyword 0, span level INFORMATIONAL). */
+    public static EtwTarget of(EtwProvider provider) {
+        return new EtwTarget(Objects.requireNonNull(provider, "provider"), false, 0L, Level.INFORMATIONAL.value());
+    }
+
+    /** A builder; the provider name defaults to {@value OtelEtwSchema#DEFAULT_PROVIDER_NAME}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The provider written to. */
+    public EtwProvider provider() {
+        return provider;
+    }
+
+    /** The keyword of every event written. */
+    public long keyword() {
+        return keyword;
+    }
+
+    /** The ETW level of span events (START, STOP, "Span" and span events). */
+    public int spanLevel() {
+        return spanLevel;
+    }
+
+    SchemaCache schemas() {
+        return schemas;
+    }
+
+    void hold() {
+        holders.incrementAndGet();
+    }
+
+    void release() {
+        if (holders.decrementAndGet() <= 0) {
+            close();
+        }
+    }
+
+    /** Unregisters the provider if this target registered it; idempotent. */
+    @Override
+    public void close() {
+        if (ownsProvider) {
+            provider.close();
+        }
+    }
+
+    /** Builds an {@link EtwTarget}. Not thread-safe. */
+    public static final class Builder {
+        private String providerName = OtelEtwSchema.DEFAULT_PROVIDER_NAME;
+        private EtwBackend backend;
+        private long keyword;
+        private int spanLevel = Level.INFORMATIONAL.value();
+
+        private Builder() {
+        }
+
+        /** The TraceLogging provider name (its GUID is derived from the name, as TraceLogging does). */
+        public Builder providerName(String name) {
+            this.providerName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** The backend (default: the platform's, see {@code EtwBackends.getDefault()}). */
+        public Builder backend(EtwBackend backend) {
+            this.backend = backend;
+            return this;
+        }
+
+        /** The keyword of every event (default 0). */
+        public Builder keyword(long keyword) {
+            this.keyword = keyword;
+            return this;
+        }
+
+        /** The level of span events (default INFORMATIONAL). Log records take their level from their severity. */
+        public Builder spanLevel(Level level) {
+            this.spanLevel = level.value();
+            return this;
+        }
+
+        /** Registers the provider. */
+        public EtwTarget build() {
+            EtwProvider.Builder b = EtwProvider.builder(providerName);
+            if (backend != null) {
+                b.backend(backend);
+            }
+            return new EtwTarget(b.register(), true, keyword, spanLevel);
+        }
+    }
+}
