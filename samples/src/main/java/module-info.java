@@ -13,6 +13,8 @@ module org.etw4j.samples {
     requires org.apache.logging.log4j.core;
     requires org.apache.logging.log4j;
     requires java.logging;
+    requires org.etw4j.opentelemetry; // the OpenTelemetry sample (org.etw4j.samples.otel)
+    requires io.opentelemetry.sdk;
 
     // picocli reads and sets the commands' annotated fields and creates their mixins and providers by reflection.
     opens org.etw4j.samples.cli to info.picocli;

@@ -19,6 +19,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -94,7 +95,7 @@ class EtwSpanExporterTest {
         SimulatedBackend backend = new SimulatedBackend();
         try (EtwRig rig = new EtwRig(backend, PROVIDER, Level.VERBOSE)) {
             EtwTarget target = EtwTarget.builder().providerName(PROVIDER).backend(backend).build();
-            runTwoSpans(BatchSpanProcessor.builder(EtwSpanExporter.create(target)).build());
+            runTwoSpans(BatchSpanProcessor.builder(EtwSpanExporter.create(target)).setScheduleDelay(Duration.ofMillis(5)).build());
             List<EventRecord> events = rig.stopAndCollect();
             assertEquals(List.of("exception", "Span", "checkpoint", "Span"), names(events));
             assertSpanEvents(events.get(0), events.get(1), events.get(2), events.get(3));
