@@ -7,7 +7,6 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import java.util.Collection;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.etw4j.Level;
 import org.etw4j.Opcode;
 import org.etw4j.provider.EtwProvider;
@@ -22,11 +21,11 @@ import org.etw4j.provider.EtwProvider;
  */
 public final class EtwLogRecordExporter implements LogRecordExporter {
     private final EtwTarget target;
-    private final AtomicBoolean shutdown = new AtomicBoolean();
+    private final TargetLease lease;
 
     private EtwLogRecordExporter(EtwTarget target) {
         this.target = target;
-        target.hold();
+        this.lease = new TargetLease(target);
     }
 
     /** An exporter over {@code target}. */
@@ -73,7 +72,7 @@ public final class EtwLogRecordExporter implements LogRecordExporter {
 
     @Override
     public CompletableResultCode export(Collection<LogRecordData> logs) {
-        if (shutdown.get()) {
+        if (lease.isShutdown()) {
             return CompletableResultCode.ofFailure();
         }
         int status = 0;
@@ -109,10 +108,7 @@ public final class EtwLogRecordExporter implements LogRecordExporter {
 
     @Override
     public CompletableResultCode shutdown() {
-        if (shutdown.compareAndSet(false, true)) {
-            target.release();
-        }
-        return CompletableResultCode.ofSuccess();
+        return lease.shutdown();
     }
 
     @Override

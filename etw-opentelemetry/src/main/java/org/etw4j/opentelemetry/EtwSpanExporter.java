@@ -4,7 +4,6 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.util.Collection;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.etw4j.provider.EtwProvider;
 
 /**
@@ -25,12 +24,12 @@ import org.etw4j.provider.EtwProvider;
 public final class EtwSpanExporter implements SpanExporter {
     private final EtwTarget target;
     private final SpanEvents events;
-    private final AtomicBoolean shutdown = new AtomicBoolean();
+    private final TargetLease lease;
 
     private EtwSpanExporter(EtwTarget target) {
         this.target = target;
         this.events = new SpanEvents(target);
-        target.hold();
+        this.lease = new TargetLease(target);
     }
 
     /** An exporter over {@code target}. */
@@ -50,7 +49,7 @@ public final class EtwSpanExporter implements SpanExporter {
 
     @Override
     public CompletableResultCode export(Collection<SpanData> spans) {
-        if (shutdown.get()) {
+        if (lease.isShutdown()) {
             return CompletableResultCode.ofFailure();
         }
         int status = 0;
@@ -68,10 +67,7 @@ public final class EtwSpanExporter implements SpanExporter {
 
     @Override
     public CompletableResultCode shutdown() {
-        if (shutdown.compareAndSet(false, true)) {
-            target.release();
-        }
-        return CompletableResultCode.ofSuccess();
+        return lease.shutdown();
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.ReadWriteSpan;
 import io.opentelemetry.sdk.trace.ReadableSpan;
 import io.opentelemetry.sdk.trace.SpanProcessor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.etw4j.provider.EtwProvider;
 
 /**
@@ -25,12 +24,12 @@ import org.etw4j.provider.EtwProvider;
 public final class EtwSpanProcessor implements SpanProcessor {
     private final EtwTarget target;
     private final SpanEvents events;
-    private final AtomicBoolean shutdown = new AtomicBoolean();
+    private final TargetLease lease;
 
     private EtwSpanProcessor(EtwTarget target) {
         this.target = target;
         this.events = new SpanEvents(target);
-        target.hold();
+        this.lease = new TargetLease(target);
     }
 
     /** A processor over {@code target}. */
@@ -45,7 +44,7 @@ public final class EtwSpanProcessor implements SpanProcessor {
 
     @Override
     public void onStart(Context parentContext, ReadWriteSpan span) {
-        if (!shutdown.get() && span.getSpanContext().isSampled() && wanted()) {
+        if (!lease.isShutdown() && span.getSpanContext().isSampled() && wanted()) {
             events.writeStart(span.toSpanData());
         }
     }
@@ -57,7 +56,7 @@ public final class EtwSpanProcessor implements SpanProcessor {
 
     @Override
     public void onEnd(ReadableSpan span) {
-        if (!shutdown.get() && span.getSpanContext().isSampled() && wanted()) {
+        if (!lease.isShutdown() && span.getSpanContext().isSampled() && wanted()) {
             var data = span.toSpanData();
             events.writeSpanEvents(data); // inside START..STOP, where their time belongs
             events.writeStop(data);
@@ -77,10 +76,7 @@ public final class EtwSpanProcessor implements SpanProcessor {
 
     @Override
     public CompletableResultCode shutdown() {
-        if (shutdown.compareAndSet(false, true)) {
-            target.release();
-        }
-        return CompletableResultCode.ofSuccess();
+        return lease.shutdown();
     }
 
     @Override

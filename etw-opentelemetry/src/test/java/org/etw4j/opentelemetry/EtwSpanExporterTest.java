@@ -33,6 +33,8 @@ import org.etw4j.Opcode;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.sim.SimulatedBackend;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * An OpenTelemetry SDK whose spans go to ETW on the simulated backend, read back with a live EventStream and
@@ -77,25 +79,17 @@ class EtwSpanExporterTest {
         assertEquals("1969-12-31T23:59:59.999Z", EtwIds.isoMillis(-1), "floor, not toward zero");
     }
 
-    @Test
-    void simpleProcessorSpansFieldByField() throws Exception {
+    /** The exporter under the SDK's two processors: the same events, field for field. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void exporterSpansFieldByField(boolean batch) throws Exception {
         SimulatedBackend backend = new SimulatedBackend();
         try (EtwRig rig = new EtwRig(backend, PROVIDER, Level.VERBOSE)) {
             EtwTarget target = EtwTarget.builder().providerName(PROVIDER).backend(backend).build();
-            runTwoSpans(SimpleSpanProcessor.create(EtwSpanExporter.create(target)));
+            EtwSpanExporter exporter = EtwSpanExporter.create(target);
+            runTwoSpans(batch ? BatchSpanProcessor.builder(exporter).setScheduleDelay(Duration.ofMillis(5)).build()
+                    : SimpleSpanProcessor.create(exporter));
             assertTrue(target.provider().isClosed(), "the exporter's shutdown released the target it held");
-            List<EventRecord> events = rig.stopAndCollect();
-            assertEquals(List.of("exception", "Span", "checkpoint", "Span"), names(events));
-            assertSpanEvents(events.get(0), events.get(1), events.get(2), events.get(3));
-        }
-    }
-
-    @Test
-    void batchProcessorWritesTheSameEvents() throws Exception {
-        SimulatedBackend backend = new SimulatedBackend();
-        try (EtwRig rig = new EtwRig(backend, PROVIDER, Level.VERBOSE)) {
-            EtwTarget target = EtwTarget.builder().providerName(PROVIDER).backend(backend).build();
-            runTwoSpans(BatchSpanProcessor.builder(EtwSpanExporter.create(target)).setScheduleDelay(Duration.ofMillis(5)).build());
             List<EventRecord> events = rig.stopAndCollect();
             assertEquals(List.of("exception", "Span", "checkpoint", "Span"), names(events));
             assertSpanEvents(events.get(0), events.get(1), events.get(2), events.get(3));
