@@ -17,9 +17,12 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * the event's metadata comes from a {@link SchemaCache} keyed by the field list, and the values are written in
  * one call. Not thread-safe, used once: a new instance per ETW event.
  *
- * <p>Attribute types map to TraceLogging as: string -> UTF-8 string (ANSISTRING, OutType UTF8); boolean ->
- * BOOL32; long -> INT64; double -> DOUBLE; the four array types -> variable-length arrays of the same element
- * types (u16 count, then the elements); {@code VALUE} (complex values) -> its text ({@link Value#asString()}).
+ * <p>Attribute types map to TraceLogging as opentelemetry-cpp's {@code ETWProvider::writeTld} (etw_provider.h at
+ * 08217e2f6f9b43f08365e2bcc563181af8400ff0) maps its property types: string -> UTF-8 string ({@code TypeUtf8String}:
+ * ANSISTRING, OutType UTF8); boolean -> {@code TypeBool8} (UINT8, OutType BOOLEAN); long -> INT64; double ->
+ * DOUBLE. The four array types, which cpp leaves out ("arrays are not supported"), become variable-length arrays
+ * (u16 count, then the elements) of the same element types, booleans as BOOL32 as TraceLoggingProvider.h's
+ * {@code TraceLoggingBoolArray} writes them; {@code VALUE} (complex values) -> its text ({@link Value#asString()}).
  * Attributes named like a standard field ({@link OtelEtwSchema}) are left out (the standard field wins, as in
  * opentelemetry-cpp where the standard field overwrites the attribute), and so are attributes past
  * {@link TraceLoggingEvent#MAX_FIELDS} fields; both are counted in {@link #droppedAttributes()}.
@@ -32,6 +35,13 @@ final class DynamicEvent {
 
     private record Field(String name, Kind kind, Object value) {
     }
+
+    /**
+     * The event tag opentelemetry-cpp's {@code ETWProvider::writeTld} (etw_provider.h at
+     * 08217e2f6f9b43f08365e2bcc563181af8400ff0) puts on every event; value from the Windows SDK's
+     * TraceLoggingProvider.h / MicrosoftTelemetry.h.
+     */
+    static final int MICROSOFT_EVENTTAG_NORMAL_PERSISTENCE = 0x01000000;
 
     private final String eventName;
     private final int level;
@@ -107,14 +117,15 @@ final class DynamicEvent {
 
     /** Builds the TraceLogging event for this field list (called by the cache on a miss). */
     TraceLoggingEvent buildSchema() {
-        TraceLoggingEvent.Builder b = TraceLoggingEvent.builder(eventName).level(level).opcode(opcode).keyword(keyword);
+        TraceLoggingEvent.Builder b = TraceLoggingEvent.builder(eventName).level(level).opcode(opcode).keyword(keyword)
+                .tags(MICROSOFT_EVENTTAG_NORMAL_PERSISTENCE);
         for (Field f : fields) {
             switch (f.kind) {
                 case UTF8 -> b.field(f.name, InType.ANSI_STRING, OutType.UTF8);
                 case UINT32 -> b.field(f.name, InType.UINT32);
                 case INT64 -> b.field(f.name, InType.INT64);
                 case DOUBLE -> b.field(f.name, InType.DOUBLE);
-                case BOOL -> b.field(f.name, InType.BOOL32);
+                case BOOL -> b.field(f.name, InType.UINT8, OutType.BOOLEAN);
                 case UTF8_ARRAY -> b.array(f.name, InType.ANSI_STRING, OutType.UTF8);
                 case BOOL_ARRAY -> b.array(f.name, InType.BOOL32);
                 case INT64_ARRAY -> b.array(f.name, InType.INT64);
@@ -149,7 +160,7 @@ final class DynamicEvent {
             case UINT32 -> w.uint32((Long) f.value);
             case INT64 -> w.int64((Long) f.value);
             case DOUBLE -> w.float64((Double) f.value);
-            case BOOL -> w.bool32((Boolean) f.value);
+            case BOOL -> w.uint8((Boolean) f.value ? 1 : 0);
             case UTF8_ARRAY -> {
                 List<String> v = clip((List<String>) f.value);
                 w.count(v.size());

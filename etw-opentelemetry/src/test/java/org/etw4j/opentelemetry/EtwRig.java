@@ -62,6 +62,13 @@ final class EtwRig implements AutoCloseable {
         return m;
     }
 
+    /** Exactly these fields with these values, in this order (Map.equals alone ignores the order). */
+    static void assertFields(Map<String, Object> expected, EventRecord e) {
+        Map<String, Object> actual = fields(e);
+        assertEquals(expected, actual, e.eventName());
+        assertEquals(List.copyOf(expected.keySet()), List.copyOf(actual.keySet()), e.eventName() + ": field order");
+    }
+
     @Override
     public void close() {
         stream.close();
