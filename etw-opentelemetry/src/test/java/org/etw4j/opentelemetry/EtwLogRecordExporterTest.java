@@ -12,6 +12,8 @@ import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
+import io.opentelemetry.sdk.logs.data.LogRecordData;
+import io.opentelemetry.sdk.testing.logs.TestLogRecordData;
 import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +44,19 @@ class EtwLogRecordExporterTest {
         assertEquals(Level.WARNING, EtwLogRecordExporter.levelOf(Severity.WARN2));
         assertEquals(Level.ERROR, EtwLogRecordExporter.levelOf(Severity.ERROR));
         assertEquals(Level.CRITICAL, EtwLogRecordExporter.levelOf(Severity.FATAL4));
+    }
+
+    /** opentelemetry-cpp's logs::SeverityNumToText, index = severity number (the ETW exporter writes it). */
+    static final List<String> CPP_SEVERITY_TEXT = List.of("INVALID", "TRACE", "TRACE2", "TRACE3", "TRACE4", "DEBUG",
+            "DEBUG2", "DEBUG3", "DEBUG4", "INFO", "INFO2", "INFO3", "INFO4", "WARN", "WARN2", "WARN3", "WARN4", "ERROR",
+            "ERROR2", "ERROR3", "ERROR4", "FATAL", "FATAL2", "FATAL3", "FATAL4");
+
+    @Test
+    void severityTextWithoutOneIsOpentelemetryCppsText() {
+        for (Severity s : Severity.values()) {
+            LogRecordData record = TestLogRecordData.builder().setSeverity(s).build();
+            assertEquals(CPP_SEVERITY_TEXT.get(s.getSeverityNumber()), EtwLogRecordExporter.severityText(record));
+        }
     }
 
     @Test
