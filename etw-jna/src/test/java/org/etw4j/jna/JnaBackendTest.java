@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -232,22 +234,44 @@ class JnaBackendTest {
         assertEquals(0, jna.callbackFailureCount(), () -> jna.callbackFailures().toString());
     }
 
+    /**
+     * Windows' EventUnregister waits for the registration's callbacks in flight (the stand-in models it, see
+     * etw_standin_callbacks.h): calling it on the callback's own thread would never return. close() there must
+     * return at once, leave the registration closed, and unregister once the callback has returned.
+     */
     @Test
-    void aCallbackMayCloseItsOwnProvider() {
+    void aCallbackMayCloseItsOwnProvider() throws Exception {
         Guid id = guid(4);
         AtomicReference<ProviderRegistration> self = new AtomicReference<>();
         AtomicInteger calls = new AtomicInteger();
+        AtomicInteger writeAfterClose = new AtomicInteger(-1);
         JnaRegistration r = register(id, (c, s, l, a, al, f) -> {
             calls.incrementAndGet();
             self.get().close(); // must not wait for its own notification to finish
+            writeAfterClose.set(self.get().write(EVENT, null, null, new EventData()));
         });
         self.set(r);
-        session("self-close", id, EnableParameters.of(Level.ERROR));
+        // Not through session(): if close() hangs, the hung thread keeps the simulated machine's lock, and the
+        // cleanup's stop would wait for it too.
+        TraceSession s = TraceSession.start(SessionConfig.realTime("jna-test-self-close").build(), sim);
+        int selfWaitsBefore = engine.selfUnregisterWaits();
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> s.enable(id, EnableParameters.of(Level.ERROR)),
+                () -> "close() inside the provider's own enable callback did not return (EventUnregister waited for the"
+                        + " callback itself: " + (engine.selfUnregisterWaits() - selfWaitsBefore) + " self-wait(s))");
+        assertEquals(0, engine.selfUnregisterWaits() - selfWaitsBefore, "EventUnregister was called inside its own callback");
         assertTrue(r.isClosed());
-        assertFalse(ProviderRegistry.INSTANCE.contains(r.contextId()));
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), writeAfterClose.get(), "closed at once, before the callback returned");
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (engine.unregistrations(id) == 0 || ProviderRegistry.INSTANCE.contains(r.contextId())) {
+            assertTrue(System.nanoTime() < end, "the deferred EventUnregister never ran");
+            Thread.sleep(2);
+        }
         session("self-close-2", id, EnableParameters.of(Level.ERROR));
         assertEquals(1, calls.get());
+        r.close(); // idempotent
+        assertEquals(1, engine.unregistrations(id), "EventUnregister once");
         assertEquals(0, jna.callbackFailureCount());
+        s.close();
     }
 
     @Test

@@ -71,6 +71,12 @@ final class StandIn {
         void EtwStandIn_InvokeEnableCallback(Pointer callback, Pointer sourceId, int isEnabled, byte level, long matchAnyKeyword,
                                              long matchAllKeyword, Pointer filterData, Pointer callbackContext);
 
+        void EtwStandIn_InvokeEnableCallbackFor(long regHandle, Pointer callback, Pointer sourceId, int isEnabled, byte level,
+                                                long matchAnyKeyword, long matchAllKeyword, Pointer filterData,
+                                                Pointer callbackContext);
+
+        int EtwStandIn_SelfUnregisterWaits();
+
         int EtwStandIn_EventWriteTransferNoop(long regHandle, Pointer descriptor, Pointer activityId, Pointer relatedActivityId,
                                               int userDataCount, Pointer userData);
 

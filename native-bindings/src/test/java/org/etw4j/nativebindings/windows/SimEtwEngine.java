@@ -73,8 +73,9 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * on. Per function:
  * <ul>
  *   <li>EventRegister: registers with the simulator; each notification it sends is passed to the provider's
- *       native PENABLECALLBACK through {@code EtwStandIn_InvokeEnableCallback} with the source GUID and an
- *       EVENT_FILTER_DESCRIPTOR built in native memory (schematized data as an EVENT_FILTER_HEADER chain);</li>
+ *       native PENABLECALLBACK through {@code EtwStandIn_InvokeEnableCallbackFor} (so the stand-in's
+ *       EventUnregister waits for it, as Windows does) with the source GUID and an EVENT_FILTER_DESCRIPTOR built
+ *       in native memory (schematized data as an EVENT_FILTER_HEADER chain);</li>
  *   <li>EventWrite/EventWriteTransfer: decodes EVENT_DESCRIPTOR and the EVENT_DATA_DESCRIPTORs into an
  *       {@link EventData} and writes through the simulator's registration; EventSetInformation, EventUnregister
  *       and EventActivityIdControl as named;</li>
@@ -122,6 +123,7 @@ final class SimEtwEngine {
     private final Map<SessionControl, EngineSession> sessionsByControl = new ConcurrentHashMap<>();
     private final Map<Long, EngineConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong writes = new AtomicLong();
+    private final Map<Guid, AtomicLong> unregistered = new ConcurrentHashMap<>();
     private final Map<TdhKind, byte[]> tdhEvents = new ConcurrentHashMap<>();
     private final Map<TdhMap, byte[]> tdhMaps = new ConcurrentHashMap<>();
     private final Map<TdhKind, AtomicLong> tdhCalls = new ConcurrentHashMap<>();
@@ -194,6 +196,21 @@ final class SimEtwEngine {
     /** Events that reached the engine's EventWrite(Transfer). */
     long writes() {
         return writes.get();
+    }
+
+    /** EventUnregister calls that reached the engine for registrations of {@code provider}. */
+    long unregistrations(Guid provider) {
+        AtomicLong n = unregistered.get(provider);
+        return n == null ? 0 : n.get();
+    }
+
+    /** EventUnregister calls made inside a callback of the same registration (each hangs, as on Windows). */
+    int selfUnregisterWaits() {
+        try {
+            return (int) standIn.selfUnregisterWaits.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** TDH on this "machine" knows event (id, version) of {@code provider}: {@code traceEventInfo} (see TdhBlobs). */
@@ -299,18 +316,23 @@ final class SimEtwEngine {
 
     // ------------------------------------------------------------------ providers
 
-    /** One EventRegister: the simulator's registration and the native callback to notify. */
+    /** One EventRegister: its REGHANDLE, the simulator's registration and the native callback to notify. */
     private final class EngineProvider {
+        final long handle;
         final MemorySegment callback;
         final MemorySegment context;
         volatile ProviderRegistration registration;
 
-        EngineProvider(MemorySegment callback, MemorySegment context) {
+        EngineProvider(long handle, MemorySegment callback, MemorySegment context) {
+            this.handle = handle;
             this.callback = callback;
             this.context = context;
         }
 
-        /** A simulator notification, passed to the native PENABLECALLBACK with native arguments. */
+        /**
+         * A simulator notification, passed to the native PENABLECALLBACK with native arguments, counted as in flight
+         * for the stand-in's EventUnregister of this handle (which waits for it, as Windows does).
+         */
         void notify(int code, Guid source, int level, long any, long all, List<FilterData> filters) {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment src = a.allocate(NativeGuids.BYTES, 8);
@@ -318,7 +340,7 @@ final class SimEtwEngine {
                 MemorySegment filter = encodeFilters(a, filters);
                 Long wrong = misdirected.getAndSet(null);
                 MemorySegment ctx = wrong == null ? context : MemorySegment.ofAddress(wrong);
-                standIn.invokeEnableCallback.invokeExact(callback, src, code, (byte) level, any, all, filter, ctx);
+                standIn.invokeEnableCallbackFor.invokeExact(handle, callback, src, code, (byte) level, any, all, filter, ctx);
             } catch (Throwable t) {
                 errors.add(t);
             }
@@ -335,9 +357,9 @@ final class SimEtwEngine {
             if (id == null || regHandle.address() == 0) {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
-            EngineProvider p = new EngineProvider(callback, context);
+            long handle = newHandle(); // before registering: the simulator may notify at once, naming it
+            EngineProvider p = new EngineProvider(handle, callback, context);
             p.registration = machine.registerProvider(id, p::notify);
-            long handle = newHandle();
             providers.put(handle, p);
             regHandle.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, handle);
             return 0;
@@ -353,6 +375,7 @@ final class SimEtwEngine {
                 return Win32Errors.ERROR_INVALID_HANDLE;
             }
             p.registration.close(); // the simulator waits for a notification in progress, as ETW does
+            unregistered.computeIfAbsent(p.registration.providerId(), k -> new AtomicLong()).incrementAndGet();
             return 0;
         } catch (Throwable t) {
             return failure(t);

@@ -57,6 +57,8 @@ final class StandIn {
         final MethodHandle engineSize;
         final MethodHandle engineOffsetOf;
         final MethodHandle invokeEnableCallback;
+        final MethodHandle invokeEnableCallbackFor;
+        final MethodHandle selfUnregisterWaits;
         final MethodHandle invokeEventRecordCallback;
         final MethodHandle invokeBufferCallback;
         final MethodHandle setOpenTraceImpl;
@@ -69,6 +71,10 @@ final class StandIn {
             invokeEnableCallback = down(lookup, "EtwStandIn_InvokeEnableCallback", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS,
                     ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            invokeEnableCallbackFor = down(lookup, "EtwStandIn_InvokeEnableCallbackFor", FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            selfUnregisterWaits = down(lookup, "EtwStandIn_SelfUnregisterWaits", FunctionDescriptor.of(ValueLayout.JAVA_INT));
             invokeEventRecordCallback = down(lookup, "EtwStandIn_InvokeEventRecordCallback",
                     FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             invokeBufferCallback = down(lookup, "EtwStandIn_InvokeBufferCallback",
