@@ -120,14 +120,18 @@ public final class SimulatedBackend implements EtwBackend {
     @Override
     public ProviderRegistration registerProvider(Guid providerId, EnableCallback callback) {
         SimRegistration reg = new SimRegistration(this, providerId, callback);
-        synchronized (notifyLock) {
-            ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
-            e.registrations.add(reg);
-            if (e.targets.length > 0) {
-                // Seed 000: enabled before the provider started -> notified now, with no source id.
-                Aggregate a = aggregate(providerId);
-                notify(reg, 1, Guid.NULL, a);
+        try {
+            synchronized (notifyLock) {
+                ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
+                e.registrations.add(reg);
+                if (e.targets.length > 0) {
+                    // Seed 000: enabled before the provider started -> notified now, with no source id.
+                    Aggregate a = aggregate(providerId);
+                    notify(reg, 1, Guid.NULL, a);
+                }
             }
+        } finally {
+            reg.opened();
         }
         return reg;
     }
@@ -287,11 +291,8 @@ public final class SimulatedBackend implements EtwBackend {
     }
 
     private void notify(SimRegistration r, int code, Guid source, Aggregate a) {
-        if (r.isClosed()) {
-            return;
-        }
         try {
-            r.callback.onNotification(code, source, a.level, a.any, a.all, a.filters);
+            r.notify(code, source, a.level, a.any, a.all, a.filters);
         } catch (Throwable t) {
             // Same rule as the native backend: nothing thrown by a callback escapes into the engine.
             errors.add(t);
