@@ -19,7 +19,6 @@ import org.etw4j.sim.SimulatedBackend;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
-import org.etw4j.spi.ThreadActivityIds;
 
 /**
  * The engine behind the stand-in advapi32 in these tests: JNA upcalls that route the provider functions into a
@@ -37,7 +36,8 @@ import org.etw4j.spi.ThreadActivityIds;
  *   <li>EventWrite/EventWriteTransfer/EventWriteEx: decodes the native EVENT_DESCRIPTOR and EVENT_DATA_DESCRIPTORs,
  *       copies the blocks into an {@link EventData} and writes through the simulator's registration (EventWriteEx's
  *       Filter and Flags are ignored);</li>
- *   <li>EventActivityIdControl: the five control codes over the simulator's {@link ThreadActivityIds};</li>
+ *   <li>EventActivityIdControl: the stand-in's own C function, which keeps the id per OS thread as Windows
+ *       does (etw_standin_activity.h); EventWrite* with a NULL ActivityId take that id;</li>
  *   <li>EventSetInformation, EventUnregister, EventEnabled, EventProviderEnabled: as named.</li>
  * </ul>
  * Unknown handles get ERROR_INVALID_HANDLE, as from ETW. Nothing thrown escapes an upcall: it is recorded in
@@ -68,7 +68,8 @@ final class SimEngine {
         table.EventWrite = (h, d, n, data) -> writeTransfer(h, d, null, null, n, data);
         table.EventWriteTransfer = this::writeTransfer;
         table.EventWriteEx = (h, d, filter, flags, a, r, n, data) -> writeTransfer(h, d, a, r, n, data);
-        table.EventActivityIdControl = this::activityIdControl;
+        // The stand-in's C function: the id per OS thread, as Windows keeps it (etw_standin_activity.h).
+        table.EventActivityIdControl = StandIn.function("EtwStandIn_EventActivityIdControlPerOsThread");
         table.EventSetInformation = this::setInformation;
     }
 
@@ -215,38 +216,9 @@ final class SimEngine {
                 }
                 data.add(size == 0 ? new byte[0] : new Pointer(ptr).getByteArray(0, size), 0, size, type);
             }
-            return r.simRegistration.write(decodeDescriptor(descriptor), readGuid(activityId), readGuid(relatedActivityId), data);
-        } catch (Throwable t) {
-            errors.add(t);
-            return ERROR_INTERNAL_ERROR;
-        }
-    }
-
-    private int activityIdControl(int code, Pointer activityId) {
-        try {
-            if (activityId == null) {
-                return Win32Error.ERROR_INVALID_PARAMETER.code();
-            }
-            ThreadActivityIds ids = sim.activityIds();
-            switch (code) {
-                case 1: // GET_ID
-                    writeGuid(activityId, ids.get());
-                    return 0;
-                case 2: // SET_ID
-                    ids.set(readGuid(activityId));
-                    return 0;
-                case 3: // CREATE_ID
-                    writeGuid(activityId, ids.create());
-                    return 0;
-                case 4: // GET_SET_ID
-                    writeGuid(activityId, ids.set(readGuid(activityId)));
-                    return 0;
-                case 5: // CREATE_SET_ID
-                    writeGuid(activityId, ids.set(ids.create()));
-                    return 0;
-                default:
-                    return Win32Error.ERROR_INVALID_PARAMETER.code();
-            }
+            // A NULL ActivityId: the calling OS thread's id, kept by the stand-in's EventActivityIdControl (as ETW does).
+            Guid activity = activityId != null ? readGuid(activityId) : osThreadActivityId();
+            return r.simRegistration.write(decodeDescriptor(descriptor), activity, readGuid(relatedActivityId), data);
         } catch (Throwable t) {
             errors.add(t);
             return ERROR_INTERNAL_ERROR;
@@ -268,6 +240,13 @@ final class SimEngine {
             errors.add(t);
             return ERROR_INTERNAL_ERROR;
         }
+    }
+
+    /** The calling OS thread's activity id in the stand-in (EventActivityIdControl's per-thread storage). */
+    Guid osThreadActivityId() {
+        Memory g = new Memory(Guid.BYTES);
+        standIn.EtwStandIn_OsThreadActivityId(g);
+        return readGuid(g);
     }
 
     // ---------------------------------------------------------------- native layouts

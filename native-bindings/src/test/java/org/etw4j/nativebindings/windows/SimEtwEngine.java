@@ -57,7 +57,6 @@ import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
@@ -69,7 +68,7 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  *
  * <p>Thread-safe; one per process (the stand-in has one table), {@link #route routed} to the current test's
  * simulated machine: calls naming no handle (EventRegister, StartTraceW, control by name, OpenTraceW,
- * QueryAllTracesW, EventActivityIdControl) go to the current machine; handles keep the machine they were made
+ * QueryAllTracesW) go to the current machine; handles keep the machine they were made
  * on. Per function:
  * <ul>
  *   <li>EventRegister: registers with the simulator; each notification it sends is passed to the provider's
@@ -77,8 +76,9 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  *       EventUnregister waits for it, as Windows does) with the source GUID and an EVENT_FILTER_DESCRIPTOR built
  *       in native memory (schematized data as an EVENT_FILTER_HEADER chain);</li>
  *   <li>EventWrite/EventWriteTransfer: decodes EVENT_DESCRIPTOR and the EVENT_DATA_DESCRIPTORs into an
- *       {@link EventData} and writes through the simulator's registration; EventSetInformation, EventUnregister
- *       and EventActivityIdControl as named;</li>
+ *       {@link EventData} and writes through the simulator's registration, a NULL ActivityId replaced by the
+ *       calling OS thread's id; EventSetInformation and EventUnregister as named; EventActivityIdControl is the
+ *       stand-in's C function keeping the id per OS thread, as Windows does (etw_standin_activity.h);</li>
  *   <li>StartTraceW: decodes EVENT_TRACE_PROPERTIES (names at their offsets) into a {@link SessionConfig}; the
  *       session GUID given in Wnode.Guid is remembered and reported by later queries, as ETW does;</li>
  *   <li>EnableTraceEx2: decodes ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs into
@@ -141,7 +141,8 @@ final class SimEtwEngine {
         entry("EventWrite", "eventWrite", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
         entry("EventWriteTransfer", "eventWriteTransfer", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-        entry("EventActivityIdControl", "eventActivityIdControl", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        // EventActivityIdControl: the C function keeping the id per OS thread, as Windows does (etw_standin_activity.h).
+        table.set(ValueLayout.ADDRESS, offsetOf("EventActivityIdControl"), standIn.activityIdControlPerOsThread);
         entry("EventSetInformation", "eventSetInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
         entry("StartTraceW", "startTrace", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
@@ -411,7 +412,9 @@ final class SimEtwEngine {
                 int type = _EVENT_DATA_DESCRIPTOR.Reserved(dd) & 0xFF; // the SDK's Type byte
                 blocks.add(bytesAt(_EVENT_DATA_DESCRIPTOR.Ptr(dd), size), 0, (int) size, type);
             }
-            return p.registration.write(ed, NativeGuids.readPointer(activityId, null), NativeGuids.readPointer(relatedId, null), blocks);
+            // A NULL ActivityId: the calling OS thread's id, kept by the stand-in's EventActivityIdControl (as ETW does).
+            Guid activity = activityId.address() != 0 ? NativeGuids.readPointer(activityId, null) : osThreadActivityId();
+            return p.registration.write(ed, activity, NativeGuids.readPointer(relatedId, null), blocks);
         } catch (Throwable t) {
             return failure(t);
         }
@@ -429,34 +432,13 @@ final class SimEtwEngine {
         }
     }
 
-    int eventActivityIdControl(int code, MemorySegment activityId) {
-        try {
-            if (activityId.address() == 0) {
-                return Win32Errors.ERROR_INVALID_PARAMETER;
-            }
-            MemorySegment id = activityId.reinterpret(NativeGuids.BYTES);
-            ThreadActivityIds ids = machine.activityIds();
-            Guid out;
-            switch (code) {
-                case 1 -> out = ids.get();                              // GET_ID
-                case 2 -> out = withSet(ids, NativeGuids.read(id, 0));  // SET_ID: leaves the buffer as it was
-                case 3 -> out = ids.create();                           // CREATE_ID
-                case 4 -> out = ids.set(NativeGuids.read(id, 0));       // GET_SET_ID: returns the previous one
-                case 5 -> out = ids.createAndSet();                     // CREATE_SET_ID: returns the previous one
-                default -> {
-                    return Win32Errors.ERROR_INVALID_PARAMETER;
-                }
-            }
-            NativeGuids.write(id, 0, out);
-            return 0;
-        } catch (Throwable t) {
-            return failure(t);
+    /** The calling OS thread's activity id in the stand-in (EventActivityIdControl's per-thread storage). */
+    private Guid osThreadActivityId() throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment g = a.allocate(NativeGuids.BYTES, 8);
+            standIn.osThreadActivityId.invokeExact(g);
+            return NativeGuids.read(g, 0);
         }
-    }
-
-    private static Guid withSet(ThreadActivityIds ids, Guid value) {
-        ids.set(value);
-        return value;
     }
 
     /**

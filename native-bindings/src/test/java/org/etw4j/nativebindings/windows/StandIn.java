@@ -59,6 +59,8 @@ final class StandIn {
         final MethodHandle invokeEnableCallback;
         final MethodHandle invokeEnableCallbackFor;
         final MethodHandle selfUnregisterWaits;
+        final MethodHandle osThreadActivityId;
+        final MemorySegment activityIdControlPerOsThread;
         final MethodHandle invokeEventRecordCallback;
         final MethodHandle invokeBufferCallback;
         final MethodHandle setOpenTraceImpl;
@@ -75,6 +77,8 @@ final class StandIn {
                     ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             selfUnregisterWaits = down(lookup, "EtwStandIn_SelfUnregisterWaits", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            osThreadActivityId = down(lookup, "EtwStandIn_OsThreadActivityId", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+            activityIdControlPerOsThread = lookup.findOrThrow("EtwStandIn_EventActivityIdControlPerOsThread");
             invokeEventRecordCallback = down(lookup, "EtwStandIn_InvokeEventRecordCallback",
                     FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             invokeBufferCallback = down(lookup, "EtwStandIn_InvokeBufferCallback",
