@@ -25,6 +25,7 @@ import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackendFactory;
 import org.etw4j.spi.FilterData;
+import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.LogFileSinkFactory;
 import org.etw4j.spi.ProviderRegistration;
@@ -66,7 +67,7 @@ public final class SimulatedBackend implements EtwBackend {
     private final Map<Guid, ProviderEntry> providers = new ConcurrentHashMap<>();
     private final Map<String, SimSession> sessions = new ConcurrentHashMap<>();
     private final Object notifyLock = new Object();
-    private final SimActivityIds activityIds = new SimActivityIds();
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new SimActivityIds());
     private final AtomicInteger nextLoggerId = new AtomicInteger(0x10);
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final int pid = (int) ProcessHandle.current().pid();

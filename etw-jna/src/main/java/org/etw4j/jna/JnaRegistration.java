@@ -124,7 +124,10 @@ final class JnaRegistration implements ProviderRegistration {
             return Win32Error.ERROR_INVALID_HANDLE.code();
         }
         try {
-            return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
+            // No id named: the thread's id as etw4j keeps it (in Java, see JavaThreadActivityIds), passed explicitly so
+            // ETW's per-OS-thread id, which a virtual thread does not own, is never used.
+            Guid activity = activityId != null ? activityId : backend.activityIds().get();
+            return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (seed 002)
         } finally {

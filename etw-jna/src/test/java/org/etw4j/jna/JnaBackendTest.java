@@ -423,7 +423,8 @@ class JnaBackendTest {
         assertEquals(Win32Error.ERROR_NOT_SUPPORTED, e.error());
         assertTrue(e.getMessage().contains("EventRegister failed: ERROR_NOT_SUPPORTED (50)"), e.getMessage());
         assertEquals(Win32Error.ERROR_NOT_SUPPORTED.code(), r.write(EVENT, null, null, new EventData().add(new byte[3])));
-        EtwException activity = assertThrows(EtwException.class, () -> jna.activityIds().get());
+        assertEquals(Guid.NULL, jna.activityIds().get(), "the current id is Java's: no native call");
+        EtwException activity = assertThrows(EtwException.class, () -> jna.activityIds().create());
         assertEquals("EventActivityIdControl", activity.function());
         SimEngine.install();
     }

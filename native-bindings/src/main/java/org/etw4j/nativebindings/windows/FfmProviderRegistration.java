@@ -170,7 +170,10 @@ final class FfmProviderRegistration implements ProviderRegistration {
             return Win32Errors.ERROR_INVALID_HANDLE;
         }
         try {
-            return WriteBuffers.current().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
+            // No id named: the thread's id as etw4j keeps it (in Java, see JavaThreadActivityIds), passed explicitly so
+            // ETW's per-OS-thread id, which a virtual thread does not own, is never used.
+            Guid activity = activityId != null ? activityId : backend.activityIds().get();
+            return WriteBuffers.current().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
         } finally {
