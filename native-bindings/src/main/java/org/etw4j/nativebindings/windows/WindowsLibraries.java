@@ -1,26 +1,39 @@
 package org.etw4j.nativebindings.windows;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.SymbolLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.etw4j.nativebindings.layout.EtwSymbols;
 
 /**
- * Loads the library behind the bindings into the class loader of the bindings: on Windows advapi32.dll (ETW
- * provider, controller and consumer functions) and tdh.dll (event decoding); or, when the system property
+ * Opens the libraries behind the bindings: on Windows advapi32.dll (ETW provider, controller and consumer
+ * functions) and tdh.dll (event decoding), by absolute path in System32; or, when the system property
  * {@value #LIBRARY_PROPERTY} names a file, that file instead (the stand-in advapi32 the tests build, on any OS).
  * This is the one place that decides where the ETW functions come from: the generated bindings and
- * {@code DocumentedFunctions} find their symbols through the class loader's libraries
- * ({@code SymbolLookup.loaderLookup()}) rather than a hard-wired library path, so the bindings load on any OS and
- * resolve once this has run.
+ * {@code DocumentedFunctions} find their symbols through {@link EtwSymbols}, which this fills, so the bindings
+ * load on any OS and resolve once this has run.
  *
- * <p>Thread-safe and idempotent: the first successful {@link #load()} loads the libraries, later calls do
- * nothing (a JVM cannot unload them, so the choice is made once per class loader). Call it before the first
- * downcall: a generated function whose symbol is looked up before the library is loaded fails for good (its
- * holder class does not initialise).
+ * <p>The libraries are opened with {@code SymbolLookup.libraryLookup} (in the global arena: never unloaded), not
+ * {@code System.load}/{@code System.loadLibrary}: those tie a library to one class loader (a second class loader,
+ * e.g. another web application, gets "already loaded in another classloader") and {@code loadLibrary} searches
+ * {@code java.library.path}, which an application may set to a directory without System32. The absolute
+ * System32 path also keeps {@code LoadLibrary}'s search order (application directory first) from picking up a
+ * planted tdh.dll (tdh is not a KnownDLL). Without SystemRoot/windir the bare names go to LoadLibrary's search.
+ *
+ * <p>Thread-safe and idempotent: the first successful {@link #load()} opens the libraries, later calls do
+ * nothing (the choice is made once per class loader). Call it before the first downcall: a generated function
+ * whose symbol is looked up before the library is opened fails for good (its holder class does not initialise).
  */
 public final class WindowsLibraries {
 
     /** System property naming a library file that replaces advapi32 and tdh (tests: the stand-in). */
     public static final String LIBRARY_PROPERTY = "etw4j.windows.library";
+
+    private static final List<String> SYSTEM_LIBRARIES = List.of("advapi32.dll", "tdh.dll");
 
     private static volatile Path loadedSubstitute;
     private static volatile boolean loaded;
@@ -40,10 +53,10 @@ public final class WindowsLibraries {
     }
 
     /**
-     * Loads advapi32 and tdh, or the substitute library {@value #LIBRARY_PROPERTY} names.
+     * Opens advapi32 and tdh, or the substitute library {@value #LIBRARY_PROPERTY} names.
      *
      * @throws UnsupportedOperationException when not running on Windows and no substitute is named
-     * @throws UnsatisfiedLinkError if a library cannot be loaded (a named substitute that does not exist, too)
+     * @throws UnsatisfiedLinkError if a library cannot be opened (a named substitute that does not exist, too)
      */
     public static void load() {
         if (loaded) {
@@ -59,7 +72,7 @@ public final class WindowsLibraries {
                     throw new UnsatisfiedLinkError(LIBRARY_PROPERTY + " names " + substitute
                             + ", which does not exist (build it first, or clear the property to use the system's ETW)");
                 }
-                System.load(substitute.toString());
+                EtwSymbols.install(open(substitute.toString()));
                 loadedSubstitute = substitute;
             } else {
                 if (!isWindows()) {
@@ -67,11 +80,48 @@ public final class WindowsLibraries {
                             + " loaded on " + System.getProperty("os.name") + " (tests may name a stand-in with -D"
                             + LIBRARY_PROPERTY + "=<file>)");
                 }
-                System.loadLibrary("advapi32");
-                System.loadLibrary("tdh");
+                SymbolLookup all = null;
+                for (String file : systemLibraryFiles(System.getenv())) {
+                    SymbolLookup one = open(file);
+                    all = all == null ? one : all.or(one);
+                }
+                EtwSymbols.install(all);
             }
             loaded = true;
         }
+    }
+
+    /**
+     * {@code SymbolLookup.libraryLookup} of a path (when {@code file} has a directory) or a name, in the global
+     * arena; a library that cannot be opened is an UnsatisfiedLinkError naming it (libraryLookup says
+     * IllegalArgumentException).
+     */
+    private static SymbolLookup open(String file) {
+        try {
+            return file.indexOf('/') >= 0 || file.indexOf('\\') >= 0
+                    ? SymbolLookup.libraryLookup(Path.of(file), Arena.global())
+                    : SymbolLookup.libraryLookup(file, Arena.global());
+        } catch (IllegalArgumentException e) {
+            UnsatisfiedLinkError error = new UnsatisfiedLinkError("cannot open " + file + ": " + e.getMessage());
+            error.initCause(e);
+            throw error;
+        }
+    }
+
+    /**
+     * The files {@link #load()} opens on Windows: advapi32.dll and tdh.dll in {@code %SystemRoot%\System32} (or
+     * {@code %windir%}), whatever {@code java.library.path} says; the bare names when neither variable is set.
+     */
+    static List<String> systemLibraryFiles(Map<String, String> environment) {
+        String root = environment.get("SystemRoot");
+        if (root == null || root.isBlank()) {
+            root = environment.get("windir");
+        }
+        List<String> files = new ArrayList<>();
+        for (String dll : SYSTEM_LIBRARIES) {
+            files.add(root == null || root.isBlank() ? dll : root + "\\System32\\" + dll);
+        }
+        return files;
     }
 
     /** Whether {@link #load()} has succeeded. */

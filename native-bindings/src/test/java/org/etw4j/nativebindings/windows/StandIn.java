@@ -45,7 +45,7 @@ final class StandIn {
                     assumeTrue(false, "skipped: the ETW stand-in library is missing: " + why);
                 }
                 WindowsLibraries.load();
-                exports = new Exports(SymbolLookup.loaderLookup());
+                exports = new Exports(org.etw4j.nativebindings.layout.EtwSymbols.lookup());
             }
             return exports;
         }
