@@ -2,6 +2,7 @@ package org.etw4j.nativebindings.windows;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,11 +25,17 @@ import org.etw4j.nativebindings.layout.EtwSymbols;
  * System32 path also keeps {@code LoadLibrary}'s search order (application directory first) from picking up a
  * planted tdh.dll (tdh is not a KnownDLL). Without SystemRoot/windir the bare names go to LoadLibrary's search.
  *
+ * <p>The bindings are Windows x64 (8-byte pointers, x64 structure layouts): {@link #load()} refuses a JVM whose
+ * pointers are another size, with a message saying so.
+ *
  * <p>Thread-safe and idempotent: the first successful {@link #load()} opens the libraries, later calls do
  * nothing (the choice is made once per class loader). Call it before the first downcall: a generated function
  * whose symbol is looked up before the library is opened fails for good (its holder class does not initialise).
  */
 public final class WindowsLibraries {
+
+    /** Bytes per pointer the bindings are generated for (Windows x64). */
+    public static final long REQUIRED_POINTER_BYTES = 8;
 
     /** System property naming a library file that replaces advapi32 and tdh (tests: the stand-in). */
     public static final String LIBRARY_PROPERTY = "etw4j.windows.library";
@@ -55,7 +62,8 @@ public final class WindowsLibraries {
     /**
      * Opens advapi32 and tdh, or the substitute library {@value #LIBRARY_PROPERTY} names.
      *
-     * @throws UnsupportedOperationException when not running on Windows and no substitute is named
+     * @throws UnsupportedOperationException when not running on Windows and no substitute is named, or on a JVM
+     *         whose pointers are not 8 bytes (see {@link #requirePointerSize(long)})
      * @throws UnsatisfiedLinkError if a library cannot be opened (a named substitute that does not exist, too)
      */
     public static void load() {
@@ -66,6 +74,7 @@ public final class WindowsLibraries {
             if (loaded) {
                 return;
             }
+            requirePointerSize(ValueLayout.ADDRESS.byteSize());
             Path substitute = configuredSubstitute();
             if (substitute != null) {
                 if (!Files.isRegularFile(substitute)) {
@@ -122,6 +131,23 @@ public final class WindowsLibraries {
             files.add(root == null || root.isBlank() ? dll : root + "\\System32\\" + dll);
         }
         return files;
+    }
+
+    /**
+     * Refuses a JVM whose pointers are not {@value #REQUIRED_POINTER_BYTES} bytes: the bindings are generated for
+     * Windows x64 (pointer-sized fields, structure layouts, the calling convention), so on a 32-bit JVM every
+     * structure and call would be wrong.
+     *
+     * @param pointerBytes {@code ValueLayout.ADDRESS.byteSize()} of this JVM (a parameter so tests can inject 4)
+     * @throws UnsupportedOperationException naming the pointer size, when it is not 8
+     */
+    static void requirePointerSize(long pointerBytes) {
+        if (pointerBytes != REQUIRED_POINTER_BYTES) {
+            throw new UnsupportedOperationException("etw4j's FFM backend needs a 64-bit JVM: its bindings are generated for"
+                    + " Windows x64 (" + REQUIRED_POINTER_BYTES + "-byte pointers), and this JVM has " + pointerBytes
+                    + "-byte pointers (os.arch=" + System.getProperty("os.arch") + "). Run a 64-bit JVM, or use the"
+                    + " simulated backend (-Detw4j.backend=simulated)");
+        }
     }
 
     /** Whether {@link #load()} has succeeded. */
