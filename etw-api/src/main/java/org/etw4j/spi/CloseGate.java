@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  * registration's callbacks in flight, its own included, so it would never return (MS Learn, EventUnregister
  * remarks: providers must be unregistered before their code unloads; dotnet/runtime issues 106087 and 131544
  * describe the same hang for EventSource). Such a close returns at once, with the gate closed, and the release
- * runs on the daemon thread {@value DeferredReleases#THREAD_NAME} once the notification has exited (and the
+ * runs on the daemon thread {@code etw4j-deferred-unregister} once the notification has exited (and the
  * owner's register call has returned, see {@link #opened()}).
  * Waiting spins briefly, then parks in 50 us steps; it has no timeout (an operation that never returns keeps
  * close from returning, as it must: its handle is still in use).
@@ -99,7 +99,7 @@ public final class CloseGate {
      * inside any more. On any thread but one inside a notification of this gate, {@code release} has run when this
      * returns. On a thread inside one (a callback closing its own provider) this returns at once: the gate is
      * closed (writes and notifications are turned back from now on), and {@code release} runs on the daemon
-     * thread {@value DeferredReleases#THREAD_NAME} after this thread's notification has exited and
+     * thread {@code etw4j-deferred-unregister} after this thread's notification has exited and
      * {@link #opened()} was called; what it throws is logged there.
      *
      * @param release EventUnregister and the freeing of what native callbacks used; runs at most once
