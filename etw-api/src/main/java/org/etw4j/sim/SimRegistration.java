@@ -1,11 +1,13 @@
 package org.etw4j.sim;
 
+import java.util.List;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
 import org.etw4j.provider.EventData;
 import org.etw4j.spi.CloseGate;
 import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 
 /**
@@ -47,7 +49,7 @@ final class SimRegistration implements ProviderRegistration {
     }
 
     /** One notification, unless the registration is closed; what the callback throws is the caller's to record. */
-    void notify(int code, Guid source, int level, long any, long all, java.util.List<org.etw4j.spi.FilterData> filters) {
+    void notify(int code, Guid source, int level, long any, long all, List<FilterData> filters) {
         if (!gate.enterNotification()) {
             return;
         }
