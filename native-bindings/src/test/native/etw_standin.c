@@ -6,6 +6,7 @@
  * supported" value when there is no table or no entry, else call the entry with the arguments unchanged.
  */
 #include "etw_standin.h"
+#include "etw_standin_callbacks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +188,12 @@ ULONG EventRegister(LPCGUID ProviderId, PENABLECALLBACK EnableCallback, PVOID Ca
 }
 
 ULONG EventUnregister(REGHANDLE RegHandle) {
-    FORWARD(ERROR_NOT_SUPPORTED, EventUnregister, RegHandle);
+    /* Windows waits for the registration's callbacks in flight first (etw_standin_callbacks.h). */
+    EtwStandIn_BeginUnregister(RegHandle);
+    const ETW_STANDIN_ENGINE *e = engine();
+    ULONG status = e == NULL || e->EventUnregister == NULL ? ERROR_NOT_SUPPORTED : e->EventUnregister(RegHandle);
+    EtwStandIn_EndUnregister(RegHandle);
+    return status;
 }
 
 BOOLEAN EventEnabled(REGHANDLE RegHandle, PCEVENT_DESCRIPTOR EventDescriptor) {

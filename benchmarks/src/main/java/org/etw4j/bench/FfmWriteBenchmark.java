@@ -195,7 +195,7 @@ public class FfmWriteBenchmark {
     // ---------------------------------------------------------------- set-up checks
 
     /**
-     * The FFM backend (System.load, its bindings' loader lookup), JNA (its own dlopen) and this class
+     * The FFM backend (SymbolLookup.libraryLookup, through EtwSymbols), JNA (its own dlopen) and this class
      * (SymbolLookup.libraryLookup) must see one instance of the library, so the one engine table serves them all.
      */
     private void checkOneLibraryInstance(String library) {

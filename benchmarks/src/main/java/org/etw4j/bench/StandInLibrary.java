@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <p>Immutable and thread-safe once {@link #open opened}. The library is opened in the global arena: a JVM cannot
  * unload it while the backends' bindings point into it, so it stays until the JVM exits; there is nothing to
- * close. Opening the same file that the FFM backend ({@code System.load}) and the JNA backend ({@code dlopen}
+ * close. Opening the same file that the FFM backend ({@code SymbolLookup.libraryLookup}) and the JNA backend ({@code dlopen}
  * through JNA) load gives the one library instance of the process: the dynamic loader keeps one copy per file.
  */
 final class StandInLibrary {

@@ -32,7 +32,11 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * state the last enable notification published (seed 000) with no lock, native call or allocation, and a write
  * for an event no session wants does nothing. Writes never throw into application code: they return a Win32
  * status, count failures ({@link #statistics()}) and tell the optional {@link WriteErrorListener} (seed 002).
- * {@link #close()} unregisters, is idempotent, and later writes return ERROR_INVALID_HANDLE.
+ * {@link #close()} unregisters, is idempotent, and later writes return ERROR_INVALID_HANDLE. It may be called
+ * from any thread, {@link EnableListener}s included (they run on the provider's own notifier thread, never on
+ * ETW's); on ETW's notification thread inside this provider's own enable callback, where Windows'
+ * EventUnregister would wait for itself, the unregistration completes on a background thread right after the
+ * callback (see {@link org.etw4j.spi.ProviderRegistration}).
  *
  * <pre>{@code
  * try (EtwProvider provider = EtwProvider.register("MyCompany-MyService")) {
@@ -235,7 +239,10 @@ public final class EtwProvider implements AutoCloseable {
         return closed;
     }
 
-    /** Unregisters ({@code EventUnregister}); idempotent. */
+    /**
+     * Unregisters ({@code EventUnregister}); idempotent; writes return ERROR_INVALID_HANDLE from now on. Never
+     * blocks on ETW's own notification thread (see the class comment).
+     */
     @Override
     public void close() {
         if (closed) {

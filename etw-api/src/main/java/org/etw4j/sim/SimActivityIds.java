@@ -2,34 +2,22 @@ package org.etw4j.sim;
 
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.etw4j.Guid;
-import org.etw4j.spi.ThreadActivityIds;
 
 /**
- * Thread activity ids for the simulated backend ({@code EventActivityIdControl} semantics).
+ * New activity ids for the simulated backend ({@code EventActivityIdControl(CREATE_ID)}); the current id itself
+ * is kept by {@link org.etw4j.spi.JavaThreadActivityIds}, as in every backend.
  *
- * <p>Thread-safe; each thread has its own id, GUID_NULL at first. Created ids are unique in this process:
- * a random per-process half and a counter (Windows promises "locally unique until reboot").
+ * <p>Thread-safe. Created ids are unique in this process: a random per-process half and a counter (Windows
+ * promises "locally unique until reboot").
  */
-final class SimActivityIds implements ThreadActivityIds {
-    private final ThreadLocal<Guid> current = ThreadLocal.withInitial(() -> Guid.NULL);
+final class SimActivityIds implements Supplier<Guid> {
     private final long salt = new SecureRandom().nextLong();
     private final AtomicLong counter = new AtomicLong();
 
     @Override
     public Guid get() {
-        return current.get();
-    }
-
-    @Override
-    public Guid set(Guid activityId) {
-        Guid previous = current.get();
-        current.set(activityId == null ? Guid.NULL : activityId);
-        return previous;
-    }
-
-    @Override
-    public Guid create() {
         return new Guid(counter.incrementAndGet(), salt);
     }
 }

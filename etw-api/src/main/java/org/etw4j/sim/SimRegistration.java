@@ -1,10 +1,13 @@
 package org.etw4j.sim;
 
+import java.util.List;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
 import org.etw4j.provider.EventData;
+import org.etw4j.spi.CloseGate;
 import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 
 /**
@@ -12,13 +15,17 @@ import org.etw4j.spi.ProviderRegistration;
  *
  * <p>Thread-safe. Writes route the event to every session whose filter accepts it. Like ETW, the data block
  * types (TraceLogging metadata) are honoured only after {@code EventSetInformation(EventProviderSetTraits)};
- * otherwise every block is payload. {@link #close()} is idempotent.
+ * otherwise every block is payload. {@link #close()} is idempotent and follows the native backends' protocol
+ * (a {@link CloseGate}): it waits for notifications of this registration running on other threads; closed from
+ * inside its own enable callback it returns at once, the registration closed, and the unregistration (as
+ * Windows' EventUnregister, which waits for the callback) completes on the gate's deferred-release thread once
+ * the callback has returned.
  */
 final class SimRegistration implements ProviderRegistration {
     private final SimulatedBackend backend;
     private final Guid providerId;
-    final EnableCallback callback;
-    private volatile boolean closed;
+    private final EnableCallback callback;
+    private final CloseGate gate = new CloseGate();
     private volatile boolean traitsSet;
 
     SimRegistration(SimulatedBackend backend, Guid providerId, EnableCallback callback) {
@@ -33,12 +40,29 @@ final class SimRegistration implements ProviderRegistration {
     }
 
     boolean isClosed() {
-        return closed;
+        return gate.isClosed();
+    }
+
+    /** The registration call has returned (see {@link CloseGate#opened()}). */
+    void opened() {
+        gate.opened();
+    }
+
+    /** One notification, unless the registration is closed; what the callback throws is the caller's to record. */
+    void notify(int code, Guid source, int level, long any, long all, List<FilterData> filters) {
+        if (!gate.enterNotification()) {
+            return;
+        }
+        try {
+            callback.onNotification(code, source, level, any, all, filters);
+        } finally {
+            gate.exitNotification();
+        }
     }
 
     @Override
     public int setInformation(int informationClass, byte[] data) {
-        if (closed) {
+        if (gate.isClosed()) {
             return Win32Error.ERROR_INVALID_HANDLE.code();
         }
         if (informationClass == 2 || informationClass == 3) { // EventProviderSetTraits, EventProviderUseDescriptorType
@@ -50,7 +74,7 @@ final class SimRegistration implements ProviderRegistration {
 
     @Override
     public int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data) {
-        if (closed) {
+        if (gate.isClosed()) {
             return Win32Error.ERROR_INVALID_HANDLE.code();
         }
         if (descriptor == null || data == null || data.count() > EventData.MAX_BLOCKS) {
@@ -61,9 +85,6 @@ final class SimRegistration implements ProviderRegistration {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            backend.unregister(this);
-        }
+        gate.close(() -> backend.unregister(this));
     }
 }

@@ -25,6 +25,7 @@ import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackendFactory;
 import org.etw4j.spi.FilterData;
+import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.LogFileSinkFactory;
 import org.etw4j.spi.ProviderRegistration;
@@ -66,7 +67,7 @@ public final class SimulatedBackend implements EtwBackend {
     private final Map<Guid, ProviderEntry> providers = new ConcurrentHashMap<>();
     private final Map<String, SimSession> sessions = new ConcurrentHashMap<>();
     private final Object notifyLock = new Object();
-    private final SimActivityIds activityIds = new SimActivityIds();
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new SimActivityIds());
     private final AtomicInteger nextLoggerId = new AtomicInteger(0x10);
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final int pid = (int) ProcessHandle.current().pid();
@@ -120,14 +121,18 @@ public final class SimulatedBackend implements EtwBackend {
     @Override
     public ProviderRegistration registerProvider(Guid providerId, EnableCallback callback) {
         SimRegistration reg = new SimRegistration(this, providerId, callback);
-        synchronized (notifyLock) {
-            ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
-            e.registrations.add(reg);
-            if (e.targets.length > 0) {
-                // Seed 000: enabled before the provider started -> notified now, with no source id.
-                Aggregate a = aggregate(providerId);
-                notify(reg, 1, Guid.NULL, a);
+        try {
+            synchronized (notifyLock) {
+                ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
+                e.registrations.add(reg);
+                if (e.targets.length > 0) {
+                    // Seed 000: enabled before the provider started -> notified now, with no source id.
+                    Aggregate a = aggregate(providerId);
+                    notify(reg, 1, Guid.NULL, a);
+                }
             }
+        } finally {
+            reg.opened();
         }
         return reg;
     }
@@ -287,11 +292,8 @@ public final class SimulatedBackend implements EtwBackend {
     }
 
     private void notify(SimRegistration r, int code, Guid source, Aggregate a) {
-        if (r.isClosed()) {
-            return;
-        }
         try {
-            r.callback.onNotification(code, source, a.level, a.any, a.all, a.filters);
+            r.notify(code, source, a.level, a.any, a.all, a.filters);
         } catch (Throwable t) {
             // Same rule as the native backend: nothing thrown by a callback escapes into the engine.
             errors.add(t);

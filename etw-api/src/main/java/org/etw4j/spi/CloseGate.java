@@ -22,8 +22,14 @@ import java.util.concurrent.locks.LockSupport;
  * read of {@code closed} comes after the closer's write (it sees {@code true} and turns back). No operation can
  * both miss {@code closed} and be missed by the closer.
  *
- * <p>A notification may close its own registration (a provider closing itself from its enable callback): the
- * closer passes {@link #notificationsOnThisThread()} to {@link #awaitQuiet} so it does not wait for itself.
+ * <p>{@link #close(Runnable)} is the whole protocol for a backend: close the gate, wait until nothing is inside,
+ * release the native registration. A notification may close its own registration (a provider closing itself
+ * from its enable callback); it must not release there: Windows' {@code EventUnregister} waits for the
+ * registration's callbacks in flight, its own included, so it would never return (MS Learn, EventUnregister
+ * remarks: providers must be unregistered before their code unloads; dotnet/runtime issues 106087 and 131544
+ * describe the same hang for EventSource). Such a close returns at once, with the gate closed, and the release
+ * runs on the daemon thread {@code etw4j-deferred-unregister} once the notification has exited (and the
+ * owner's register call has returned, see {@link #opened()}).
  * Waiting spins briefly, then parks in 50 us steps; it has no timeout (an operation that never returns keeps
  * close from returning, as it must: its handle is still in use).
  */
@@ -36,6 +42,8 @@ public final class CloseGate {
     /** Notifications of this gate running on the current thread; [0] only, an int[] so updates allocate nothing. */
     private final ThreadLocal<int[]> notificationsOnThisThread = ThreadLocal.withInitial(() -> new int[1]);
     private volatile boolean closed;
+    /** Counted down by {@link #opened()}: a deferred release waits for it (the handle is known only then). */
+    private final java.util.concurrent.CountDownLatch registerReturned = new java.util.concurrent.CountDownLatch(1);
 
     /**
      * Lets a write in: true if the gate is open, and the caller must then call {@link #exitWrite()} when done;
@@ -75,6 +83,58 @@ public final class CloseGate {
     public void exitNotification() {
         notificationsOnThisThread.get()[0]--;
         notificationsInFlight.decrementAndGet();
+    }
+
+    /**
+     * The owner's native register call (EventRegister) has returned, successfully or not: call it once, in a
+     * {@code finally}. A release deferred by a notification that arrived during the register call (ETW notifies a
+     * provider enabled before it registered from inside EventRegister) waits for it, so it sees the handle.
+     */
+    public void opened() {
+        registerReturned.countDown();
+    }
+
+    /**
+     * Closes the gate and releases the owner's native registration once, when no write and no notification is
+     * inside any more. On any thread but one inside a notification of this gate, {@code release} has run when this
+     * returns. On a thread inside one (a callback closing its own provider) this returns at once: the gate is
+     * closed (writes and notifications are turned back from now on), and {@code release} runs on the daemon
+     * thread {@code etw4j-deferred-unregister} after this thread's notification has exited and
+     * {@link #opened()} was called; what it throws is logged there.
+     *
+     * @param release EventUnregister and the freeing of what native callbacks used; runs at most once
+     * @return true for the one call that closed the gate, false if it was already closed (nothing done)
+     */
+    public boolean close(Runnable release) {
+        if (!markClosed()) {
+            return false;
+        }
+        if (notificationsOnThisThread() == 0) {
+            awaitQuiet(0);
+            release.run();
+        } else {
+            DeferredReleases.submit(() -> {
+                awaitRegisterReturned();
+                awaitQuiet(0);
+                release.run();
+            });
+        }
+        return true;
+    }
+
+    private void awaitRegisterReturned() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                registerReturned.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Closes the gate; true for the one call that closed it, false if it was already closed. */

@@ -10,6 +10,13 @@ import org.etw4j.provider.EventData;
  * <p>Thread-safe: many threads write through one registration. {@link #close()} ({@code EventUnregister}) is
  * idempotent and completes before any native callback memory is freed; writes after close return
  * {@code ERROR_INVALID_HANDLE}. Writes return Win32 status codes and never throw.
+ *
+ * <p>Closing from inside the registration's own {@link EnableCallback} is allowed and never blocks: Windows'
+ * {@code EventUnregister} waits for the registration's callbacks in flight, so called there it would wait for
+ * itself forever (the hang dotnet/runtime issue 106087 reports for EventSource). Every backend therefore closes
+ * such a registration at once (writes return {@code ERROR_INVALID_HANDLE}, no further notification reaches the
+ * callback) and completes the unregistration on a background thread once the callback has returned
+ * ({@link CloseGate#close(Runnable)}).
  */
 public interface ProviderRegistration extends AutoCloseable {
 
@@ -31,7 +38,10 @@ public interface ProviderRegistration extends AutoCloseable {
      */
     int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data);
 
-    /** {@code EventUnregister}; idempotent. */
+    /**
+     * {@code EventUnregister}; idempotent. Returns when it has completed, except inside this registration's own
+     * enable callback, where it returns at once and completes after the callback (see the class comment).
+     */
     @Override
     void close();
 }

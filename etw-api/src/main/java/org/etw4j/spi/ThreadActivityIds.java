@@ -3,8 +3,9 @@ package org.etw4j.spi;
 import org.etw4j.Guid;
 
 /**
- * {@code EventActivityIdControl}: the calling thread's activity id, which every event written without an
- * explicit id carries (etw-formats.md section 5).
+ * The calling thread's activity id, which every event written without an explicit id carries (etw-formats.md
+ * section 5), with {@code EventActivityIdControl}'s operations. Backends keep it in Java
+ * ({@link JavaThreadActivityIds}), per Java thread, virtual threads included, and pass it explicitly to ETW.
  *
  * <p>Thread-safe; each call acts on the calling thread only. A thread's id starts as GUID_NULL.
  */

@@ -901,6 +901,34 @@ public abstract class BackendContractTest {
         assertEquals(running.bufferSizeKb(), a.config().bufferSizeKb());
     }
 
+    /**
+     * A registration closed from inside its own enable callback (ProviderRegistration's class comment): close()
+     * returns there, although Windows' EventUnregister waits for the registration's running callbacks, the
+     * registration is closed at once, and no later notification reaches it. All of it holds on real Windows too.
+     */
+    @Test
+    void aRegistrationClosedInsideItsOwnEnableCallbackIsClosedAtOnceWithoutBlocking() {
+        Guid id = Guid.parse("12345678-0000-0000-0000-000000000def");
+        AtomicReference<org.etw4j.spi.ProviderRegistration> self = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger writeAfterClose = new AtomicInteger(-1);
+        self.set(backend.registerProvider(id, (c, s, l, any, all, f) -> {
+            calls.incrementAndGet();
+            self.get().close();
+            writeAfterClose.set(self.get().write(event(1, Level.ERROR, 1), null, null, new EventData()));
+        }));
+        cleanup.add(self.get());
+        TraceSession a = session("a");
+        assertTimeoutPreemptively(WAIT, () -> a.enable(id, EnableParameters.of(Level.ERROR)),
+                "close() inside the registration's own enable callback did not return");
+        assertEquals(1, calls.get());
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), writeAfterClose.get(), "closed before the callback returned");
+        session("b").enable(id, EnableParameters.of(Level.VERBOSE));
+        a.disable(id);
+        assertEquals(1, calls.get(), "no notification reaches a closed registration");
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), self.get().write(event(1, Level.ERROR, 1), null, null, new EventData()));
+    }
+
     @Test
     void aCallbackThatThrowsDoesNotBreakTheBackend() {
         org.etw4j.spi.ProviderRegistration reg = backend.registerProvider(Guid.parse("12345678-0000-0000-0000-000000000abc"), (c, s, l, any, all, f) -> {

@@ -2,6 +2,8 @@ package org.etw4j.spi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The close protocol: nothing is inside the gate once awaitQuiet returns, even with writers racing the close. */
@@ -50,6 +53,55 @@ class CloseGateTest {
         gate.awaitQuiet(own); // would never return if it waited for itself
         gate.exitNotification();
         gate.awaitQuiet(0);
+    }
+
+    @Test
+    void closeReleasesOnceOnTheClosingThread() {
+        CloseGate gate = new CloseGate();
+        gate.opened();
+        AtomicInteger releases = new AtomicInteger();
+        AtomicReference<Thread> on = new AtomicReference<>();
+        assertTrue(gate.close(() -> {
+            releases.incrementAndGet();
+            on.set(Thread.currentThread());
+        }));
+        assertEquals(1, releases.get());
+        assertSame(Thread.currentThread(), on.get());
+        assertFalse(gate.close(releases::incrementAndGet), "idempotent");
+        assertEquals(1, releases.get());
+    }
+
+    /**
+     * Inside its own notification, close() must not release (EventUnregister would wait for this very callback):
+     * it returns at once, the gate closed, and the release runs on another thread after the notification exits.
+     */
+    @Test
+    void closeInsideItsOwnNotificationReleasesLaterOnAnotherThread() throws Exception {
+        CloseGate gate = new CloseGate();
+        AtomicBoolean notificationExited = new AtomicBoolean();
+        AtomicBoolean releasedAfterExit = new AtomicBoolean();
+        AtomicReference<Thread> on = new AtomicReference<>();
+        CountDownLatch released = new CountDownLatch(1);
+        assertTrue(gate.enterNotification());
+        assertTrue(gate.close(() -> {
+            releasedAfterExit.set(notificationExited.get());
+            on.set(Thread.currentThread());
+            released.countDown();
+        }));
+        assertTrue(gate.isClosed());
+        assertFalse(gate.enterWrite(), "closed at once");
+        Thread.sleep(50);
+        assertEquals(1, released.getCount(), "released while the notification was still running");
+        notificationExited.set(true);
+        gate.exitNotification();
+        Thread.sleep(50);
+        assertEquals(1, released.getCount(), "released before the register call returned (opened())");
+        gate.opened();
+        assertTrue(released.await(10, TimeUnit.SECONDS), "the deferred release never ran");
+        assertTrue(releasedAfterExit.get());
+        assertNotSame(Thread.currentThread(), on.get());
+        assertEquals(DeferredReleases.THREAD_NAME, on.get().getName());
+        assertTrue(on.get().isDaemon());
     }
 
     @Test

@@ -14,12 +14,14 @@ import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 
 /**
  * The provider side of ETW through JNA, for services on Java 17 and 21: EventRegister, EventUnregister,
- * EventWriteTransfer, EventSetInformation, EventActivityIdControl and the enable callback.
+ * EventWriteTransfer, EventSetInformation, EventActivityIdControl (to create ids; the current id is kept in Java
+ * and passed to every write, see {@link JavaThreadActivityIds}) and the enable callback.
  *
  * <p>Thread-safe; normally one per process (from {@link JnaBackendFactory}, {@code -Detw4j.backend=jna}); nothing
  * to close (each {@link ProviderRegistration} is closed on its own). It cannot start, control or consume
@@ -43,7 +45,7 @@ public final class JnaBackend implements EtwBackend {
     static final String CONTROL_UNSUPPORTED = "the JNA backend is provider-only (EventRegister/EventWrite): "
             + "starting, controlling and consuming sessions needs etw4j's FFM backend (native-bindings, Java 22+)";
 
-    private final ThreadActivityIds activityIds = new JnaActivityIds();
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new JnaActivityIds());
     private final Deque<CallbackFailure> failures = new ArrayDeque<>();
     private final LongAdder failureCount = new LongAdder();
     private final LongAdder ignoredAfterClose = new LongAdder();

@@ -18,13 +18,19 @@ import org.etw4j.spi.ProviderRegistration;
 /**
  * A provider registered through JNA: one REGHANDLE, one registry id, one {@link EnableCallback}.
  *
- * <p>Thread-safe; writes from any number of threads. {@link #close()} is idempotent and, when it returns:
- * EventUnregister has returned; no write is still using the handle (writes after close return
- * ERROR_INVALID_HANDLE without reaching native code, writes already past that check are waited for, so the
- * handle is never used after EventUnregister); no call of the provider's callback is running or will start
- * (notifications already past their check are waited for, except one running on the closing thread itself,
- * so a callback may close its own provider); and only then does the registry drop its strong reference.
- * The protocol is a {@link CloseGate}: one uncontended LongAdder increment and decrement per write.
+ * <p>Thread-safe; writes from any number of threads. {@link #close()} is idempotent and, when it returns (on any
+ * thread but ETW's, inside this provider's own enable callback): no write is still using the handle (writes after
+ * close return ERROR_INVALID_HANDLE without reaching native code, writes already past that check are waited for,
+ * so the handle is never used after EventUnregister); no call of the provider's callback is running or will
+ * start (notifications already past their check are waited for); EventUnregister has returned; and only then
+ * does the registry drop its strong reference. The protocol is a {@link CloseGate}: one uncontended LongAdder
+ * increment and decrement per write.
+ *
+ * <p>Closed from inside its own enable callback, close() returns at once: Windows' EventUnregister waits for
+ * the registration's callbacks in flight, so on the callback's own thread it would never return (modelled by the
+ * stand-in, etw_standin_callbacks.h). The registration is closed at once (writes return ERROR_INVALID_HANDLE,
+ * notifications are ignored), and EventUnregister runs on the gate's deferred-release thread once the callback
+ * has returned.
  */
 final class JnaRegistration implements ProviderRegistration {
     private final JnaBackend backend;
@@ -64,16 +70,15 @@ final class JnaRegistration implements ProviderRegistration {
                 r.handle = regHandle.getLong(0);
             }
         } catch (RuntimeException | Error e) {
-            r.gate.markClosed();
-            registry.remove(id);
+            r.abandon();
             throw e;
         } finally {
+            r.gate.opened();
             Reference.reachabilityFence(guid);
             Reference.reachabilityFence(regHandle);
         }
         if (status != 0) {
-            r.gate.markClosed();
-            registry.remove(id);
+            r.abandon();
             throw new EtwException("EventRegister", status, "provider " + providerId);
         }
         return r;
@@ -119,7 +124,10 @@ final class JnaRegistration implements ProviderRegistration {
             return Win32Error.ERROR_INVALID_HANDLE.code();
         }
         try {
-            return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
+            // No id named: the thread's id as etw4j keeps it (in Java, see JavaThreadActivityIds), passed explicitly so
+            // ETW's per-OS-thread id, which a virtual thread does not own, is never used.
+            Guid activity = activityId != null ? activityId : backend.activityIds().get();
+            return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (seed 002)
         } finally {
@@ -153,16 +161,28 @@ final class JnaRegistration implements ProviderRegistration {
         }
     }
 
+    /**
+     * Registration failed: nothing to unregister (unless a notification during EventRegister closed the
+     * registration: then its deferred release does it).
+     */
+    private void abandon() {
+        if (gate.markClosed()) {
+            ProviderRegistry.INSTANCE.remove(id);
+        }
+    }
+
     /** {@code EventUnregister}; idempotent; see the class comment for what holds when it returns. */
     @Override
     public void close() {
-        if (!gate.markClosed()) {
-            return;
+        gate.close(this::unregister);
+    }
+
+    /** Runs once, when no write and no notification of this registration is inside the gate any more. */
+    private void unregister() {
+        long h = handle;
+        if (h != 0) { // zero: EventRegister failed (MS Learn: EventUnregister would accept it and do nothing)
+            Advapi32.EventUnregister(h);
         }
-        int own = gate.notificationsOnThisThread();
-        gate.awaitQuiet(own);
-        Advapi32.EventUnregister(handle);
-        gate.awaitQuiet(own);
         ProviderRegistry.INSTANCE.remove(id);
     }
 

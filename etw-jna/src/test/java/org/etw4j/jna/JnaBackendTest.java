@@ -8,9 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.jna.Memory;
 import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -232,22 +235,44 @@ class JnaBackendTest {
         assertEquals(0, jna.callbackFailureCount(), () -> jna.callbackFailures().toString());
     }
 
+    /**
+     * Windows' EventUnregister waits for the registration's callbacks in flight (the stand-in models it, see
+     * etw_standin_callbacks.h): calling it on the callback's own thread would never return. close() there must
+     * return at once, leave the registration closed, and unregister once the callback has returned.
+     */
     @Test
-    void aCallbackMayCloseItsOwnProvider() {
+    void aCallbackMayCloseItsOwnProvider() throws Exception {
         Guid id = guid(4);
         AtomicReference<ProviderRegistration> self = new AtomicReference<>();
         AtomicInteger calls = new AtomicInteger();
+        AtomicInteger writeAfterClose = new AtomicInteger(-1);
         JnaRegistration r = register(id, (c, s, l, a, al, f) -> {
             calls.incrementAndGet();
             self.get().close(); // must not wait for its own notification to finish
+            writeAfterClose.set(self.get().write(EVENT, null, null, new EventData()));
         });
         self.set(r);
-        session("self-close", id, EnableParameters.of(Level.ERROR));
+        // Not through session(): if close() hangs, the hung thread keeps the simulated machine's lock, and the
+        // cleanup's stop would wait for it too.
+        TraceSession s = TraceSession.start(SessionConfig.realTime("jna-test-self-close").build(), sim);
+        int selfWaitsBefore = engine.selfUnregisterWaits();
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> s.enable(id, EnableParameters.of(Level.ERROR)),
+                () -> "close() inside the provider's own enable callback did not return (EventUnregister waited for the"
+                        + " callback itself: " + (engine.selfUnregisterWaits() - selfWaitsBefore) + " self-wait(s))");
+        assertEquals(0, engine.selfUnregisterWaits() - selfWaitsBefore, "EventUnregister was called inside its own callback");
         assertTrue(r.isClosed());
-        assertFalse(ProviderRegistry.INSTANCE.contains(r.contextId()));
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), writeAfterClose.get(), "closed at once, before the callback returned");
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (engine.unregistrations(id) == 0 || ProviderRegistry.INSTANCE.contains(r.contextId())) {
+            assertTrue(System.nanoTime() < end, "the deferred EventUnregister never ran");
+            Thread.sleep(2);
+        }
         session("self-close-2", id, EnableParameters.of(Level.ERROR));
         assertEquals(1, calls.get());
+        r.close(); // idempotent
+        assertEquals(1, engine.unregistrations(id), "EventUnregister once");
         assertEquals(0, jna.callbackFailureCount());
+        s.close();
     }
 
     @Test
@@ -398,7 +423,8 @@ class JnaBackendTest {
         assertEquals(Win32Error.ERROR_NOT_SUPPORTED, e.error());
         assertTrue(e.getMessage().contains("EventRegister failed: ERROR_NOT_SUPPORTED (50)"), e.getMessage());
         assertEquals(Win32Error.ERROR_NOT_SUPPORTED.code(), r.write(EVENT, null, null, new EventData().add(new byte[3])));
-        EtwException activity = assertThrows(EtwException.class, () -> jna.activityIds().get());
+        assertEquals(Guid.NULL, jna.activityIds().get(), "the current id is Java's: no native call");
+        EtwException activity = assertThrows(EtwException.class, () -> jna.activityIds().create());
         assertEquals("EventActivityIdControl", activity.function());
         SimEngine.install();
     }
@@ -467,23 +493,75 @@ class JnaBackendTest {
 
     // ------------------------------------------------------------------ activity ids
 
+    /**
+     * ETW keeps EventActivityIdControl's id per OS thread (the stand-in models it in C, etw_standin_activity.h),
+     * which a virtual thread does not own. The backend keeps the current id in Java and passes it explicitly to
+     * EventWriteTransfer; EventActivityIdControl only creates ids. Java 17 has no virtual threads: this shows it
+     * with platform threads, on each of which native code has set a different id in the OS thread's storage.
+     */
     @Test
-    void activityIdsGoThroughEventActivityIdControl() {
+    void activityIdsAreKeptInJavaAndPassedExplicitlyToEventWriteTransfer() throws Exception {
         var ids = jna.activityIds();
-        Guid original = ids.get();
-        assertEquals(sim.activityIds().get(), original, "the engine keeps the id where EventActivityIdControl put it");
         Guid created = ids.create();
         assertNotEquals(Guid.NULL, created);
-        assertEquals(original, ids.get(), "CREATE_ID leaves the thread's id alone");
-        assertEquals(original, ids.set(created), "GET_SET_ID returns the previous id");
+        assertEquals(Guid.NULL, ids.get(), "CREATE_ID leaves the thread's id alone");
+        assertEquals(Guid.NULL, ids.set(created), "set returns the previous id");
         assertEquals(created, ids.get());
-        assertEquals(created, sim.activityIds().get());
+        assertEquals(Guid.NULL, engine.osThreadActivityId(), "the id is kept in Java, not in the OS thread's storage");
         Guid previous = ids.createAndSet();
-        assertEquals(created, previous, "CREATE_SET_ID returns the previous id");
-        Guid fresh = ids.get();
-        assertNotEquals(created, fresh);
-        assertNotEquals(Guid.NULL, fresh);
-        ids.set(original);
-        assertEquals(original, ids.get());
+        assertEquals(created, previous, "createAndSet returns the previous id");
+        assertNotEquals(created, ids.get());
+        assertNotEquals(Guid.NULL, ids.get());
+        ids.set(Guid.NULL);
+
+        Guid id = guid(17);
+        JnaRegistration r = register(id, (c, s, l, a, al, f) -> { });
+        TraceSession s = session("activity-in-java", id, EnableParameters.of(Level.VERBOSE));
+        List<int[]> wrong = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.Map<Integer, Guid> expected = new java.util.concurrent.ConcurrentHashMap<>();
+        TraceConsumer consumer = sim.openRealTime(s.name(), record -> {
+            if (record.providerId().equals(id)) {
+                int thread = record.userData().get(0);
+                if (!expected.get(thread).equals(record.activityId())) {
+                    wrong.add(new int[] {thread});
+                }
+                seen.incrementAndGet();
+            }
+        });
+        cleanup.add(consumer);
+        Thread pump = new Thread(consumer::process);
+        pump.setDaemon(true);
+        pump.start();
+        int threads = 8;
+        int writes = 50;
+        List<Thread> writers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            Guid own = ids.create();
+            expected.put(thread, own);
+            Thread w = new Thread(() -> {
+                Memory decoy = new Memory(Guid.BYTES);
+                SimEngine.writeGuid(decoy, guid(0xDEC0 + thread));
+                StandIn.exports().EtwStandIn_EventActivityIdControlPerOsThread(2, decoy); // SET_ID on this OS thread
+                Guid before = ids.set(own);
+                for (int i = 0; i < writes; i++) {
+                    r.write(EVENT, null, null, new EventData().add(new byte[] {(byte) thread}));
+                }
+                ids.set(before);
+            });
+            writers.add(w);
+            w.start();
+        }
+        for (Thread w : writers) {
+            w.join(10_000);
+        }
+        s.flush();
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (seen.get() < threads * writes && System.nanoTime() < end) {
+            Thread.sleep(2);
+        }
+        assertEquals(threads * writes, seen.get());
+        assertEquals(0, wrong.size(), wrong.size() + " events carried the OS thread's id instead of the thread's own");
     }
 }

@@ -19,7 +19,6 @@ import org.etw4j.sim.SimulatedBackend;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
-import org.etw4j.spi.ThreadActivityIds;
 
 /**
  * The engine behind the stand-in advapi32 in these tests: JNA upcalls that route the provider functions into a
@@ -31,11 +30,14 @@ import org.etw4j.spi.ThreadActivityIds;
  *   <li>EventRegister: reads the GUID, registers with the simulator; every notification the simulator sends is
  *       passed to the provider's native PENABLECALLBACK through {@code EtwStandIn_InvokeEnableCallback}, with the
  *       source GUID and the EVENT_FILTER_DESCRIPTOR built in native memory (several filters, or a schematized one,
- *       as a chain of EVENT_FILTER_HEADER blocks: see {@link #encodeFilters}); returns a new REGHANDLE;</li>
+ *       as a chain of EVENT_FILTER_HEADER blocks: see {@link #encodeFilters}); returns a new REGHANDLE. The
+ *       notification goes through {@code EtwStandIn_InvokeEnableCallbackFor}, so the stand-in's EventUnregister
+ *       waits for it as Windows does;</li>
  *   <li>EventWrite/EventWriteTransfer/EventWriteEx: decodes the native EVENT_DESCRIPTOR and EVENT_DATA_DESCRIPTORs,
  *       copies the blocks into an {@link EventData} and writes through the simulator's registration (EventWriteEx's
  *       Filter and Flags are ignored);</li>
- *   <li>EventActivityIdControl: the five control codes over the simulator's {@link ThreadActivityIds};</li>
+ *   <li>EventActivityIdControl: the stand-in's own C function, which keeps the id per OS thread as Windows
+ *       does (etw_standin_activity.h); EventWrite* with a NULL ActivityId take that id;</li>
  *   <li>EventSetInformation, EventUnregister, EventEnabled, EventProviderEnabled: as named.</li>
  * </ul>
  * Unknown handles get ERROR_INVALID_HANDLE, as from ETW. Nothing thrown escapes an upcall: it is recorded in
@@ -51,6 +53,7 @@ final class SimEngine {
     private final ConcurrentHashMap<Long, EngineRegistration> handles = new ConcurrentHashMap<>();
     private final AtomicLong lastHandle = new AtomicLong(0x5000);
     private final AtomicLong writes = new AtomicLong();
+    private final ConcurrentHashMap<Guid, AtomicLong> unregistered = new ConcurrentHashMap<>();
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private volatile SimulatedBackend sim = new SimulatedBackend();
     private volatile boolean noopWrites;
@@ -65,7 +68,8 @@ final class SimEngine {
         table.EventWrite = (h, d, n, data) -> writeTransfer(h, d, null, null, n, data);
         table.EventWriteTransfer = this::writeTransfer;
         table.EventWriteEx = (h, d, filter, flags, a, r, n, data) -> writeTransfer(h, d, a, r, n, data);
-        table.EventActivityIdControl = this::activityIdControl;
+        // The stand-in's C function: the id per OS thread, as Windows keeps it (etw_standin_activity.h).
+        table.EventActivityIdControl = StandIn.function("EtwStandIn_EventActivityIdControlPerOsThread");
         table.EventSetInformation = this::setInformation;
     }
 
@@ -110,6 +114,17 @@ final class SimEngine {
         return writes.get();
     }
 
+    /** EventUnregister calls that reached this engine for registrations of {@code providerId}. */
+    long unregistrations(Guid providerId) {
+        AtomicLong n = unregistered.get(providerId);
+        return n == null ? 0 : n.get();
+    }
+
+    /** EventUnregister calls the stand-in saw inside a callback of the same registration (each hangs, as on Windows). */
+    int selfUnregisterWaits() {
+        return standIn.EtwStandIn_SelfUnregisterWaits();
+    }
+
     /** The registration behind a REGHANDLE, or null. */
     EngineRegistration registration(long handle) {
         return handles.get(handle);
@@ -128,8 +143,8 @@ final class SimEngine {
                 return Win32Error.ERROR_INVALID_PARAMETER.code();
             }
             Guid id = Guid.readFrom(providerId.getByteArray(0, Guid.BYTES), 0);
-            long handle = lastHandle.incrementAndGet();
-            EngineRegistration r = new EngineRegistration(id, enableCallback, context);
+            long handle = lastHandle.incrementAndGet(); // before registering: the simulator may notify at once
+            EngineRegistration r = new EngineRegistration(handle, id, enableCallback, context);
             // As on Windows: the callback may run inside this call, before the handle is returned.
             r.simRegistration = sim.registerProvider(id, r);
             handles.put(handle, r);
@@ -148,6 +163,7 @@ final class SimEngine {
                 return Win32Error.ERROR_INVALID_HANDLE.code();
             }
             r.simRegistration.close();
+            unregistered.computeIfAbsent(r.providerId, k -> new AtomicLong()).incrementAndGet();
             return 0;
         } catch (Throwable t) {
             errors.add(t);
@@ -200,38 +216,9 @@ final class SimEngine {
                 }
                 data.add(size == 0 ? new byte[0] : new Pointer(ptr).getByteArray(0, size), 0, size, type);
             }
-            return r.simRegistration.write(decodeDescriptor(descriptor), readGuid(activityId), readGuid(relatedActivityId), data);
-        } catch (Throwable t) {
-            errors.add(t);
-            return ERROR_INTERNAL_ERROR;
-        }
-    }
-
-    private int activityIdControl(int code, Pointer activityId) {
-        try {
-            if (activityId == null) {
-                return Win32Error.ERROR_INVALID_PARAMETER.code();
-            }
-            ThreadActivityIds ids = sim.activityIds();
-            switch (code) {
-                case 1: // GET_ID
-                    writeGuid(activityId, ids.get());
-                    return 0;
-                case 2: // SET_ID
-                    ids.set(readGuid(activityId));
-                    return 0;
-                case 3: // CREATE_ID
-                    writeGuid(activityId, ids.create());
-                    return 0;
-                case 4: // GET_SET_ID
-                    writeGuid(activityId, ids.set(readGuid(activityId)));
-                    return 0;
-                case 5: // CREATE_SET_ID
-                    writeGuid(activityId, ids.set(ids.create()));
-                    return 0;
-                default:
-                    return Win32Error.ERROR_INVALID_PARAMETER.code();
-            }
+            // A NULL ActivityId: the calling OS thread's id, kept by the stand-in's EventActivityIdControl (as ETW does).
+            Guid activity = activityId != null ? readGuid(activityId) : osThreadActivityId();
+            return r.simRegistration.write(decodeDescriptor(descriptor), activity, readGuid(relatedActivityId), data);
         } catch (Throwable t) {
             errors.add(t);
             return ERROR_INTERNAL_ERROR;
@@ -253,6 +240,13 @@ final class SimEngine {
             errors.add(t);
             return ERROR_INTERNAL_ERROR;
         }
+    }
+
+    /** The calling OS thread's activity id in the stand-in (EventActivityIdControl's per-thread storage). */
+    Guid osThreadActivityId() {
+        Memory g = new Memory(Guid.BYTES);
+        standIn.EtwStandIn_OsThreadActivityId(g);
+        return readGuid(g);
     }
 
     // ---------------------------------------------------------------- native layouts
@@ -305,13 +299,15 @@ final class SimEngine {
 
     /** One provider registered through the stand-in: its native callback and context, its simulator registration. */
     final class EngineRegistration implements EnableCallback {
+        final long handle;
         final Guid providerId;
         final Pointer enableCallback;
         final Pointer context;
         volatile ProviderRegistration simRegistration;
         volatile EnableState state = EnableState.DISABLED;
 
-        EngineRegistration(Guid providerId, Pointer enableCallback, Pointer context) {
+        EngineRegistration(long handle, Guid providerId, Pointer enableCallback, Pointer context) {
+            this.handle = handle;
             this.providerId = providerId;
             this.enableCallback = enableCallback;
             this.context = context;
@@ -327,14 +323,18 @@ final class SimEngine {
             invokeNative(controlCode, sourceId, level, any, all, filters);
         }
 
-        /** Calls the provider's PENABLECALLBACK from native code, as ETW's notification would. */
+        /**
+         * Calls the provider's PENABLECALLBACK from native code, as ETW's notification would, counted as in flight for
+         * the stand-in's EventUnregister of this handle (which waits for it, as Windows does).
+         */
         void invokeNative(int controlCode, Guid sourceId, int level, long any, long all, List<FilterData> filters) {
             List<Memory> keepAlive = new ArrayList<>();
             Memory source = new Memory(Guid.BYTES);
             writeGuid(source, sourceId == null ? Guid.NULL : sourceId);
             Pointer filter = encodeFilters(filters, keepAlive);
             try {
-                standIn.EtwStandIn_InvokeEnableCallback(enableCallback, source, controlCode, (byte) level, any, all, filter, context);
+                standIn.EtwStandIn_InvokeEnableCallbackFor(handle, enableCallback, source, controlCode, (byte) level, any, all, filter,
+                        context);
             } finally {
                 Reference.reachabilityFence(source);
                 Reference.reachabilityFence(keepAlive);

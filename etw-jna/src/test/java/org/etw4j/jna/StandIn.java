@@ -25,6 +25,11 @@ final class StandIn {
     }
 
     /** The stand-in's exports; skips (locally) or fails (CI) the calling test when the library is missing. */
+    /** The address of an exported function of the stand-in (to put in an engine table slot). */
+    static Pointer function(String name) {
+        return com.sun.jna.NativeLibrary.getInstance(path().toString()).getFunction(name);
+    }
+
     static Exports exports() {
         Exports e = exports;
         if (e != null) {
@@ -70,6 +75,16 @@ final class StandIn {
 
         void EtwStandIn_InvokeEnableCallback(Pointer callback, Pointer sourceId, int isEnabled, byte level, long matchAnyKeyword,
                                              long matchAllKeyword, Pointer filterData, Pointer callbackContext);
+
+        void EtwStandIn_InvokeEnableCallbackFor(long regHandle, Pointer callback, Pointer sourceId, int isEnabled, byte level,
+                                                long matchAnyKeyword, long matchAllKeyword, Pointer filterData,
+                                                Pointer callbackContext);
+
+        int EtwStandIn_SelfUnregisterWaits();
+
+        int EtwStandIn_EventActivityIdControlPerOsThread(int controlCode, Pointer activityId);
+
+        void EtwStandIn_OsThreadActivityId(Pointer activityId);
 
         int EtwStandIn_EventWriteTransferNoop(long regHandle, Pointer descriptor, Pointer activityId, Pointer relatedActivityId,
                                               int userDataCount, Pointer userData);

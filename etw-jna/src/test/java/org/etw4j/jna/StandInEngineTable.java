@@ -29,7 +29,8 @@ public class StandInEngineTable extends Structure {
     public WriteTransferFn EventWriteTransfer;
     public WriteExFn EventWriteEx;
     public Pointer EventWriteString;
-    public ActivityIdControlFn EventActivityIdControl;
+    /** The stand-in's own C function (EtwStandIn_EventActivityIdControlPerOsThread): ids per OS thread, as Windows. */
+    public Pointer EventActivityIdControl;
     public SetInformationFn EventSetInformation;
 
     /** The field names in order (the C table's entry names). */
@@ -70,10 +71,6 @@ public class StandInEngineTable extends Structure {
     public interface WriteExFn extends Callback {
         int invoke(long regHandle, Pointer eventDescriptor, long filter, int flags, Pointer activityId, Pointer relatedActivityId,
                    int userDataCount, Pointer userData);
-    }
-
-    public interface ActivityIdControlFn extends Callback {
-        int invoke(int controlCode, Pointer activityId);
     }
 
     public interface SetInformationFn extends Callback {

@@ -13,6 +13,14 @@ import com.sun.jna.Pointer;
  * same exports, read once, at the first {@link #bind()}. Calling a method before {@code bind()} succeeded
  * throws {@link UnsatisfiedLinkError}.
  *
+ * <p>How the library is found (issue 9, defect 3, checked against JNA's {@code NativeLibrary}): JNA opens it
+ * itself ({@code NativeLibrary.getInstance}: the name mapped to advapi32.dll, looked for in
+ * {@code jna.library.path}, else handed to {@code LoadLibraryEx}, whose search finds advapi32, a KnownDLL, in
+ * System32), not with {@code System.loadLibrary}: {@code java.library.path} plays no part and no class loader
+ * owns the library, so neither of the problems of the FFM backend's former {@code System.loadLibrary} applies.
+ * (JNA's own jnidispatch is extracted per class loader by JNA.) An application that sets {@code jna.library.path}
+ * to a directory holding another advapi32.dll would get that one.
+ *
  * <p>Argument types follow the Windows x64 ABI (etw_standin_layout.h states it for the stand-in): ULONG and
  * enums are {@code int}; REGHANDLE, ULONGLONG and the PVOID context are {@code long}; pointers to GUIDs and
  * structures are {@link Pointer}s to native memory in Windows layout. Only 64-bit processes are supported (a

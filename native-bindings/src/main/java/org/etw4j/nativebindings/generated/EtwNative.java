@@ -20,8 +20,7 @@ public class EtwNative extends EtwNative$shared {
 
     static final Arena LIBRARY_ARENA = Arena.ofAuto();
 
-    static final SymbolLookup SYMBOL_LOOKUP = SymbolLookup.loaderLookup()
-            .or(Linker.nativeLinker().defaultLookup());
+    static final SymbolLookup SYMBOL_LOOKUP = org.etw4j.nativebindings.layout.EtwSymbols.lookup();
 
     private static final int WNODE_FLAG_ALL_DATA = (int)1L;
     /**

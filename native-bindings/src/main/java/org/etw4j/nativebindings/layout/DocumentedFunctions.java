@@ -3,7 +3,6 @@ package org.etw4j.nativebindings.layout;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
@@ -119,7 +118,7 @@ public final class DocumentedFunctions {
         MethodHandle handle() {
             MethodHandle h = handle;
             if (h == null) {
-                MemorySegment address = SymbolLookup.loaderLookup().find(name).orElseThrow(() ->
+                MemorySegment address = EtwSymbols.lookup().find(name).orElseThrow(() ->
                         new UnsatisfiedLinkError(name + " not found: tdh.dll is not loaded"
                                 + " (call WindowsLibraries.load() first; Windows only)"));
                 h = Linker.nativeLinker().downcallHandle(address, descriptor);

@@ -2,48 +2,28 @@ package org.etw4j.nativebindings.windows;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.Supplier;
 import org.etw4j.Guid;
 import org.etw4j.nativebindings.generated.EtwNative;
-import org.etw4j.spi.ThreadActivityIds;
 
 /**
- * The calling thread's activity id through {@code EventActivityIdControl}: ETW keeps it per thread, and
- * {@code EventWriteTransfer} with a NULL ActivityId uses it.
+ * New activity ids from {@code EventActivityIdControl(EVENT_ACTIVITY_CTRL_CREATE_ID)}: locally unique until
+ * reboot (MS Learn, EventActivityIdControl). The current id is not kept here but in Java
+ * ({@link org.etw4j.spi.JavaThreadActivityIds}): ETW keeps its own per OS thread, which a virtual thread does not
+ * own, so the FFM backend never reads or sets it and passes the Java id to EventWriteTransfer instead.
  *
- * <p>Thread-safe: every call acts on the calling thread only, through a 16-byte buffer of that thread (an
- * automatic arena frees it with the thread). Failures throw {@link org.etw4j.EtwException} naming
- * EventActivityIdControl.
+ * <p>Thread-safe; stateless. Failures throw {@link org.etw4j.EtwException} naming EventActivityIdControl.
  */
-final class FfmActivityIds implements ThreadActivityIds {
-    private static final ThreadLocal<MemorySegment> BUFFER =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(NativeGuids.BYTES, 8));
+final class FfmActivityIds implements Supplier<Guid> {
 
     @Override
     public Guid get() {
-        return control(EtwNative.EVENT_ACTIVITY_CTRL_GET_ID(), null);
-    }
-
-    @Override
-    public Guid set(Guid activityId) {
-        return control(EtwNative.EVENT_ACTIVITY_CTRL_GET_SET_ID(), activityId == null ? Guid.NULL : activityId);
-    }
-
-    @Override
-    public Guid create() {
-        return control(EtwNative.EVENT_ACTIVITY_CTRL_CREATE_ID(), null);
-    }
-
-    @Override
-    public Guid createAndSet() {
-        return control(EtwNative.EVENT_ACTIVITY_CTRL_CREATE_SET_ID(), null);
-    }
-
-    /** Runs {@code code} with {@code in} (if any) in the buffer and returns what ETW left there. */
-    private static Guid control(int code, Guid in) {
-        MemorySegment buffer = BUFFER.get();
-        NativeGuids.write(buffer, 0, in);
-        int status = EtwNative.EventActivityIdControl(code, buffer);
-        Win32Errors.check("EventActivityIdControl", status, "control code " + code);
-        return NativeGuids.read(buffer, 0);
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment buffer = call.allocate(NativeGuids.BYTES, 8);
+            int code = EtwNative.EVENT_ACTIVITY_CTRL_CREATE_ID();
+            int status = EtwNative.EventActivityIdControl(code, buffer);
+            Win32Errors.check("EventActivityIdControl", status, "control code " + code);
+            return NativeGuids.read(buffer, 0);
+        }
     }
 }

@@ -19,20 +19,22 @@ import org.etw4j.spi.ProviderRegistration;
  * passes back), one enable-callback upcall stub in the registration's own arena.
  *
  * <p>Thread-safe: writes from any number of threads, each through its own {@link WriteBuffers}. {@link #close()}
- * is idempotent; when it returns: the registry no longer knows the id (a late notification finds nothing and is
- * ignored); no write still uses the handle (writes after close return ERROR_INVALID_HANDLE without a native
- * call, writes already past that check are waited for); EventUnregister has returned; no notification is still
- * running in Java (except one on the closing thread itself; the protocol is a {@link CloseGate}); and only then
- * is the stub's arena closed. A
- * provider closed from inside its own enable callback cannot free the stub the thread is still executing: its
- * arena is then left open (a few hundred bytes until JVM exit), never closed under a running callback.
+ * is idempotent; when it returns (on any thread but ETW's, inside this provider's own enable callback): the
+ * registry no longer knows the id (a late notification finds nothing and is ignored); no write still uses the
+ * handle (writes after close return ERROR_INVALID_HANDLE without a native call, writes already past that check
+ * are waited for); no notification is still running in Java; EventUnregister has returned; and only then is the
+ * stub's arena closed. The protocol is a {@link CloseGate}.
+ *
+ * <p>Closed from inside its own enable callback, close() returns at once without calling EventUnregister:
+ * Windows' EventUnregister waits for the registration's callbacks in flight, so on the callback's own thread it
+ * would never return (modelled by the stand-in, etw_standin_callbacks.h). The registration is closed at once
+ * (writes return ERROR_INVALID_HANDLE, notifications are ignored), and EventUnregister, then the arena's close,
+ * run on the gate's deferred-release thread once the callback has returned.
  *
  * <p>What this relies on: that EventUnregister does not return while ETW is still inside a callback of the
- * registration (the counters above see a thread only once it runs Java code, not in the stub's first and last
- * instructions). The stand-in engine behaves so (the simulator's unregister waits for a notification in
- * progress); for Windows it is how TraceLoggingUnregister/EventUnregister are used by native providers, but
- * not verified here. Giving all registrations one never-freed stub would remove the reliance at the cost of
- * the one-arena-per-registration rule.
+ * registration (the gate sees a thread only once it runs Java code, not in the stub's first and last
+ * instructions). The stand-in models it; for Windows it is the behaviour the sources in etw_standin_callbacks.h
+ * describe (the one that makes a self-unregister hang), not verified here.
  */
 final class FfmProviderRegistration implements ProviderRegistration {
     static final CallbackRegistry<FfmProviderRegistration> REGISTRY = new CallbackRegistry<>();
@@ -75,6 +77,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
             r.abandon();
             throw e;
         } finally {
+            r.gate.opened();
             backend.failures().reportPending();
         }
         if (status != Win32Errors.ERROR_SUCCESS) {
@@ -84,11 +87,15 @@ final class FfmProviderRegistration implements ProviderRegistration {
         return r;
     }
 
-    /** Registration failed: nothing native refers to the stub, so it can go at once. */
+    /**
+     * Registration failed: nothing native refers to the stub, so it can go at once (unless a notification during
+     * EventRegister closed the registration: then its deferred release does it).
+     */
     private void abandon() {
-        gate.markClosed();
-        REGISTRY.remove(id);
-        arena.close();
+        if (gate.markClosed()) {
+            REGISTRY.remove(id);
+            arena.close();
+        }
     }
 
     /**
@@ -163,7 +170,10 @@ final class FfmProviderRegistration implements ProviderRegistration {
             return Win32Errors.ERROR_INVALID_HANDLE;
         }
         try {
-            return WriteBuffers.current().writeTransfer(handle, descriptor, activityId, relatedActivityId, data);
+            // No id named: the thread's id as etw4j keeps it (in Java, see JavaThreadActivityIds), passed explicitly so
+            // ETW's per-OS-thread id, which a virtual thread does not own, is never used.
+            Guid activity = activityId != null ? activityId : backend.activityIds().get();
+            return WriteBuffers.current().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
         } finally {
@@ -178,20 +188,16 @@ final class FfmProviderRegistration implements ProviderRegistration {
     /** {@code EventUnregister}; idempotent; see the class comment for what holds when it returns. */
     @Override
     public void close() {
-        if (!gate.markClosed()) {
-            return;
-        }
+        gate.close(this::unregister);
+    }
+
+    /** Runs once, when no write and no notification of this registration is inside the gate any more. */
+    private void unregister() {
         REGISTRY.remove(id);
-        int own = gate.notificationsOnThisThread();
-        gate.awaitQuiet(own);
-        int status = EtwNative.EventUnregister(handle);
-        gate.awaitQuiet(own);
-        if (own == 0) {
-            arena.close();
-        } else {
-            LOG.log(System.Logger.Level.DEBUG, "provider " + providerId + " closed from its own enable callback:"
-                    + " its upcall stub stays allocated");
-        }
+        long h = handle;
+        // A zero handle (EventRegister failed) needs no EventUnregister (MS Learn: it accepts one and does nothing).
+        int status = h == 0 ? Win32Errors.ERROR_SUCCESS : EtwNative.EventUnregister(h);
+        arena.close(); // EventUnregister has returned: ETW runs no callback of this registration, the stub is unused
         if (status != Win32Errors.ERROR_SUCCESS) {
             LOG.log(System.Logger.Level.WARNING, Win32Errors.failure("EventUnregister", status, "provider " + providerId).getMessage());
         }

@@ -22,6 +22,7 @@ import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 
@@ -60,7 +61,7 @@ public final class WindowsBackend implements EtwBackend {
     private static final UpcallFailures ORPHANS = new UpcallFailures(null);
 
     private final UpcallFailures failures;
-    private final FfmActivityIds activityIds = new FfmActivityIds();
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new FfmActivityIds());
     private final boolean systemEtw;
 
     private WindowsBackend(Consumer<UpcallFailure> reporter) {

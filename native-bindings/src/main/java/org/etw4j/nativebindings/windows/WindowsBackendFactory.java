@@ -1,10 +1,12 @@
 package org.etw4j.nativebindings.windows;
 
+import java.lang.foreign.ValueLayout;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackendFactory;
 
 /**
- * The ServiceLoader factory of {@link WindowsBackend} ({@value WindowsBackend#NAME}): supported on Windows only,
+ * The ServiceLoader factory of {@link WindowsBackend} ({@value WindowsBackend#NAME}): supported on 64-bit
+ * Windows JVMs only (the bindings are x64; a 32-bit JVM is refused, see {@link WindowsLibraries#load()}),
  * priority 100 (above the simulated backend's 0).
  *
  * <p>Stateless; thread-safe. {@link #create()} loads advapi32 and tdh on first use.
@@ -18,9 +20,14 @@ public final class WindowsBackendFactory implements EtwBackendFactory {
         return WindowsBackend.NAME;
     }
 
+    /** Windows, Java 23+ (the FFM API the bindings were generated for) and a 64-bit JVM (the bindings are x64). */
     @Override
     public boolean isSupported() {
-        return WindowsLibraries.isWindows() && Runtime.version().feature() >= 23;
+        return supported(WindowsLibraries.isWindows(), Runtime.version().feature(), ValueLayout.ADDRESS.byteSize());
+    }
+
+    static boolean supported(boolean windows, int javaFeature, long pointerBytes) {
+        return windows && javaFeature >= 23 && pointerBytes == WindowsLibraries.REQUIRED_POINTER_BYTES;
     }
 
     @Override

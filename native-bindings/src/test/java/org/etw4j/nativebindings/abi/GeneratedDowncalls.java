@@ -1,7 +1,9 @@
 package org.etw4j.nativebindings.abi;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.SymbolLookup;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.etw4j.nativebindings.generated.EtwNative;
+import org.etw4j.nativebindings.layout.EtwSymbols;
 import org.junit.jupiter.api.Assertions;
 
 /**
@@ -23,10 +26,10 @@ import org.junit.jupiter.api.Assertions;
  *
  * <p>Why this is not a plain call: {@code F$descriptor()} lives in the same holder class as the symbol lookup
  * of {@code F}, which fails for good where the symbol is missing (see native-bindings/jextract/README.md). So
- * the generated classes are loaded a second time, by a class loader of their own, into which a stub library
- * defining every name is loaded first (the generated bindings find symbols through their class loader's
- * libraries); the stubs are never called, and the test JVM's own copy of the bindings is left untouched (it
- * still has no library, as the module's tests expect). The stub library is built with the host C compiler
+ * the generated classes are loaded a second time, by a class loader of their own, whose copy of
+ * {@code EtwSymbols} (where the generated bindings find symbols) is given a stub library defining every name
+ * first; the stubs are never called, and the test JVM's own copy of the bindings is left untouched (it still has
+ * no library, as the module's tests expect). The stub library is built with the host C compiler
  * (env {@code CC}, default {@code gcc}, as for the stand-in).
  *
  * <p>Test helper; not thread-safe (one call per test class).
@@ -101,15 +104,15 @@ final class GeneratedDowncalls {
     }
 
     /**
-     * Loaded by the isolated class loader to load the stub library into it: {@code System.load} associates a
-     * library with its caller's class loader.
+     * Loaded by the isolated class loader to give the stub library to that loader's copy of {@code EtwSymbols}
+     * (the test JVM's own copy stays empty).
      */
     public static final class IsolatedLibraryLoader {
         private IsolatedLibraryLoader() {
         }
 
         public static void load(String path) {
-            System.load(path);
+            EtwSymbols.install(SymbolLookup.libraryLookup(Path.of(path), Arena.global()));
         }
     }
 }

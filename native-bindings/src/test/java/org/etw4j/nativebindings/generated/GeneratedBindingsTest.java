@@ -96,6 +96,9 @@ class GeneratedBindingsTest {
                     .orElseThrow().contains("DO NOT EDIT"), source + " lacks the generated marker"));
             checks.add(() -> assertFalse(text.contains("canonicalLayouts"), source + " uses host layouts"));
             checks.add(() -> assertFalse(text.contains("libraryLookup"), source + " hard-wires a library"));
+            // Symbols come through EtwSymbols (regenerate.sh redirects them): loaderLookup() would need
+            // System.load, which ties the library to one class loader (issue 9, defect 3).
+            checks.add(() -> assertFalse(text.contains("loaderLookup"), source + " resolves through the class loader"));
         }
         assertAll(checks);
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -323,21 +324,40 @@ class FfmBackendTest {
         assertTrue(backend.upcallFailures().isEmpty());
     }
 
+    /**
+     * Windows' EventUnregister waits for the registration's callbacks in flight (the stand-in models it, see
+     * etw_standin_callbacks.h): calling it on the callback's own thread would never return. close() there must
+     * return at once, leave the registration closed, and unregister once the callback has returned.
+     */
     @Test
-    void aProviderMayCloseItselfInsideItsOwnCallback() {
+    void aProviderMayCloseItselfInsideItsOwnCallback() throws Exception {
         Guid id = Guid.parse("0f0f0f0f-1111-2222-3333-000000000004");
         AtomicReference<ProviderRegistration> self = new AtomicReference<>();
         AtomicInteger calls = new AtomicInteger();
+        AtomicInteger writeAfterClose = new AtomicInteger(-1);
         self.set(backend.registerProvider(id, (c, s, l, any, all, f) -> {
             calls.incrementAndGet();
             self.get().close();
+            writeAfterClose.set(self.get().write(EventDescriptor.of(1, Level.ERROR, 1), null, null, new EventData()));
         }));
-        SessionControl s = session("a");
-        s.enableProvider(id, EnableParameters.of(Level.ERROR)); // no deadlock, no crash
+        // The session is started on the simulated machine itself, not through the FFM backend: if close() hangs,
+        // the hung thread keeps this machine's lock, and nothing else (cleanup, the backend's shutdown hook) may
+        // then wait for it.
+        SessionControl s = machine.startSession(SessionConfig.realTime(prefix + "a").build());
+        int selfWaitsBefore = engine.selfUnregisterWaits();
+        assertTimeoutPreemptively(WAIT, () -> s.enableProvider(id, EnableParameters.of(Level.ERROR)),
+                () -> "close() inside the provider's own enable callback did not return (EventUnregister waited for the"
+                        + " callback itself: " + (engine.selfUnregisterWaits() - selfWaitsBefore) + " self-wait(s))");
+        assertEquals(0, engine.selfUnregisterWaits() - selfWaitsBefore, "EventUnregister was called inside its own callback");
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), writeAfterClose.get(), "closed at once, before the callback returned");
+        await("the deferred EventUnregister", () -> engine.unregistrations(id) == 1);
         s.disableProvider(id);
         assertEquals(1, calls.get(), "closed during the first notification: the second reaches nobody");
         assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), self.get().write(EventDescriptor.of(1, Level.ERROR, 1), null, null, new EventData()));
+        self.get().close(); // idempotent
+        assertEquals(1, engine.unregistrations(id), "EventUnregister once");
         assertTrue(backend.upcallFailures().isEmpty());
+        s.stop();
     }
 
     @Test

@@ -57,7 +57,6 @@ import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
@@ -69,15 +68,17 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  *
  * <p>Thread-safe; one per process (the stand-in has one table), {@link #route routed} to the current test's
  * simulated machine: calls naming no handle (EventRegister, StartTraceW, control by name, OpenTraceW,
- * QueryAllTracesW, EventActivityIdControl) go to the current machine; handles keep the machine they were made
+ * QueryAllTracesW) go to the current machine; handles keep the machine they were made
  * on. Per function:
  * <ul>
  *   <li>EventRegister: registers with the simulator; each notification it sends is passed to the provider's
- *       native PENABLECALLBACK through {@code EtwStandIn_InvokeEnableCallback} with the source GUID and an
- *       EVENT_FILTER_DESCRIPTOR built in native memory (schematized data as an EVENT_FILTER_HEADER chain);</li>
+ *       native PENABLECALLBACK through {@code EtwStandIn_InvokeEnableCallbackFor} (so the stand-in's
+ *       EventUnregister waits for it, as Windows does) with the source GUID and an EVENT_FILTER_DESCRIPTOR built
+ *       in native memory (schematized data as an EVENT_FILTER_HEADER chain);</li>
  *   <li>EventWrite/EventWriteTransfer: decodes EVENT_DESCRIPTOR and the EVENT_DATA_DESCRIPTORs into an
- *       {@link EventData} and writes through the simulator's registration; EventSetInformation, EventUnregister
- *       and EventActivityIdControl as named;</li>
+ *       {@link EventData} and writes through the simulator's registration, a NULL ActivityId replaced by the
+ *       calling OS thread's id; EventSetInformation and EventUnregister as named; EventActivityIdControl is the
+ *       stand-in's C function keeping the id per OS thread, as Windows does (etw_standin_activity.h);</li>
  *   <li>StartTraceW: decodes EVENT_TRACE_PROPERTIES (names at their offsets) into a {@link SessionConfig}; the
  *       session GUID given in Wnode.Guid is remembered and reported by later queries, as ETW does;</li>
  *   <li>EnableTraceEx2: decodes ENABLE_TRACE_PARAMETERS and its EVENT_FILTER_DESCRIPTORs into
@@ -122,6 +123,7 @@ final class SimEtwEngine {
     private final Map<SessionControl, EngineSession> sessionsByControl = new ConcurrentHashMap<>();
     private final Map<Long, EngineConsumer> consumers = new ConcurrentHashMap<>();
     private final AtomicLong writes = new AtomicLong();
+    private final Map<Guid, AtomicLong> unregistered = new ConcurrentHashMap<>();
     private final Map<TdhKind, byte[]> tdhEvents = new ConcurrentHashMap<>();
     private final Map<TdhMap, byte[]> tdhMaps = new ConcurrentHashMap<>();
     private final Map<TdhKind, AtomicLong> tdhCalls = new ConcurrentHashMap<>();
@@ -139,7 +141,8 @@ final class SimEtwEngine {
         entry("EventWrite", "eventWrite", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
         entry("EventWriteTransfer", "eventWriteTransfer", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
-        entry("EventActivityIdControl", "eventActivityIdControl", ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
+        // EventActivityIdControl: the C function keeping the id per OS thread, as Windows does (etw_standin_activity.h).
+        table.set(ValueLayout.ADDRESS, offsetOf("EventActivityIdControl"), standIn.activityIdControlPerOsThread);
         entry("EventSetInformation", "eventSetInformation", ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_INT);
         entry("StartTraceW", "startTrace", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
@@ -194,6 +197,21 @@ final class SimEtwEngine {
     /** Events that reached the engine's EventWrite(Transfer). */
     long writes() {
         return writes.get();
+    }
+
+    /** EventUnregister calls that reached the engine for registrations of {@code provider}. */
+    long unregistrations(Guid provider) {
+        AtomicLong n = unregistered.get(provider);
+        return n == null ? 0 : n.get();
+    }
+
+    /** EventUnregister calls made inside a callback of the same registration (each hangs, as on Windows). */
+    int selfUnregisterWaits() {
+        try {
+            return (int) standIn.selfUnregisterWaits.invokeExact();
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     /** TDH on this "machine" knows event (id, version) of {@code provider}: {@code traceEventInfo} (see TdhBlobs). */
@@ -299,18 +317,23 @@ final class SimEtwEngine {
 
     // ------------------------------------------------------------------ providers
 
-    /** One EventRegister: the simulator's registration and the native callback to notify. */
+    /** One EventRegister: its REGHANDLE, the simulator's registration and the native callback to notify. */
     private final class EngineProvider {
+        final long handle;
         final MemorySegment callback;
         final MemorySegment context;
         volatile ProviderRegistration registration;
 
-        EngineProvider(MemorySegment callback, MemorySegment context) {
+        EngineProvider(long handle, MemorySegment callback, MemorySegment context) {
+            this.handle = handle;
             this.callback = callback;
             this.context = context;
         }
 
-        /** A simulator notification, passed to the native PENABLECALLBACK with native arguments. */
+        /**
+         * A simulator notification, passed to the native PENABLECALLBACK with native arguments, counted as in flight
+         * for the stand-in's EventUnregister of this handle (which waits for it, as Windows does).
+         */
         void notify(int code, Guid source, int level, long any, long all, List<FilterData> filters) {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment src = a.allocate(NativeGuids.BYTES, 8);
@@ -318,7 +341,7 @@ final class SimEtwEngine {
                 MemorySegment filter = encodeFilters(a, filters);
                 Long wrong = misdirected.getAndSet(null);
                 MemorySegment ctx = wrong == null ? context : MemorySegment.ofAddress(wrong);
-                standIn.invokeEnableCallback.invokeExact(callback, src, code, (byte) level, any, all, filter, ctx);
+                standIn.invokeEnableCallbackFor.invokeExact(handle, callback, src, code, (byte) level, any, all, filter, ctx);
             } catch (Throwable t) {
                 errors.add(t);
             }
@@ -335,9 +358,9 @@ final class SimEtwEngine {
             if (id == null || regHandle.address() == 0) {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
-            EngineProvider p = new EngineProvider(callback, context);
+            long handle = newHandle(); // before registering: the simulator may notify at once, naming it
+            EngineProvider p = new EngineProvider(handle, callback, context);
             p.registration = machine.registerProvider(id, p::notify);
-            long handle = newHandle();
             providers.put(handle, p);
             regHandle.reinterpret(8).set(ValueLayout.JAVA_LONG, 0, handle);
             return 0;
@@ -353,6 +376,7 @@ final class SimEtwEngine {
                 return Win32Errors.ERROR_INVALID_HANDLE;
             }
             p.registration.close(); // the simulator waits for a notification in progress, as ETW does
+            unregistered.computeIfAbsent(p.registration.providerId(), k -> new AtomicLong()).incrementAndGet();
             return 0;
         } catch (Throwable t) {
             return failure(t);
@@ -388,7 +412,9 @@ final class SimEtwEngine {
                 int type = _EVENT_DATA_DESCRIPTOR.Reserved(dd) & 0xFF; // the SDK's Type byte
                 blocks.add(bytesAt(_EVENT_DATA_DESCRIPTOR.Ptr(dd), size), 0, (int) size, type);
             }
-            return p.registration.write(ed, NativeGuids.readPointer(activityId, null), NativeGuids.readPointer(relatedId, null), blocks);
+            // A NULL ActivityId: the calling OS thread's id, kept by the stand-in's EventActivityIdControl (as ETW does).
+            Guid activity = activityId.address() != 0 ? NativeGuids.readPointer(activityId, null) : osThreadActivityId();
+            return p.registration.write(ed, activity, NativeGuids.readPointer(relatedId, null), blocks);
         } catch (Throwable t) {
             return failure(t);
         }
@@ -406,34 +432,13 @@ final class SimEtwEngine {
         }
     }
 
-    int eventActivityIdControl(int code, MemorySegment activityId) {
-        try {
-            if (activityId.address() == 0) {
-                return Win32Errors.ERROR_INVALID_PARAMETER;
-            }
-            MemorySegment id = activityId.reinterpret(NativeGuids.BYTES);
-            ThreadActivityIds ids = machine.activityIds();
-            Guid out;
-            switch (code) {
-                case 1 -> out = ids.get();                              // GET_ID
-                case 2 -> out = withSet(ids, NativeGuids.read(id, 0));  // SET_ID: leaves the buffer as it was
-                case 3 -> out = ids.create();                           // CREATE_ID
-                case 4 -> out = ids.set(NativeGuids.read(id, 0));       // GET_SET_ID: returns the previous one
-                case 5 -> out = ids.createAndSet();                     // CREATE_SET_ID: returns the previous one
-                default -> {
-                    return Win32Errors.ERROR_INVALID_PARAMETER;
-                }
-            }
-            NativeGuids.write(id, 0, out);
-            return 0;
-        } catch (Throwable t) {
-            return failure(t);
+    /** The calling OS thread's activity id in the stand-in (EventActivityIdControl's per-thread storage). */
+    private Guid osThreadActivityId() throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment g = a.allocate(NativeGuids.BYTES, 8);
+            standIn.osThreadActivityId.invokeExact(g);
+            return NativeGuids.read(g, 0);
         }
-    }
-
-    private static Guid withSet(ThreadActivityIds ids, Guid value) {
-        ids.set(value);
-        return value;
     }
 
     /**

@@ -45,7 +45,7 @@ final class StandIn {
                     assumeTrue(false, "skipped: the ETW stand-in library is missing: " + why);
                 }
                 WindowsLibraries.load();
-                exports = new Exports(SymbolLookup.loaderLookup());
+                exports = new Exports(org.etw4j.nativebindings.layout.EtwSymbols.lookup());
             }
             return exports;
         }
@@ -57,6 +57,10 @@ final class StandIn {
         final MethodHandle engineSize;
         final MethodHandle engineOffsetOf;
         final MethodHandle invokeEnableCallback;
+        final MethodHandle invokeEnableCallbackFor;
+        final MethodHandle selfUnregisterWaits;
+        final MethodHandle osThreadActivityId;
+        final MemorySegment activityIdControlPerOsThread;
         final MethodHandle invokeEventRecordCallback;
         final MethodHandle invokeBufferCallback;
         final MethodHandle setOpenTraceImpl;
@@ -69,6 +73,12 @@ final class StandIn {
             invokeEnableCallback = down(lookup, "EtwStandIn_InvokeEnableCallback", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS,
                     ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            invokeEnableCallbackFor = down(lookup, "EtwStandIn_InvokeEnableCallbackFor", FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_BYTE, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            selfUnregisterWaits = down(lookup, "EtwStandIn_SelfUnregisterWaits", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            osThreadActivityId = down(lookup, "EtwStandIn_OsThreadActivityId", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+            activityIdControlPerOsThread = lookup.findOrThrow("EtwStandIn_EventActivityIdControlPerOsThread");
             invokeEventRecordCallback = down(lookup, "EtwStandIn_InvokeEventRecordCallback",
                     FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             invokeBufferCallback = down(lookup, "EtwStandIn_InvokeBufferCallback",
