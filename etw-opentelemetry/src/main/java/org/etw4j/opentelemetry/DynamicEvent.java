@@ -137,16 +137,19 @@ final class DynamicEvent {
 
     /**
      * Writes the event when some session wants its level and keyword. Returns the Win32 status (0 also when no
-     * session listens); never throws.
+     * session listens); never throws. Attributes left out of a written event are added to
+     * {@link EtwTarget#droppedAttributes()}, so none is lost without a count.
      *
      * @param activityId the activity id (null: the thread's)
      * @param relatedActivityId the related activity id (null: none)
      */
-    int write(EtwProvider provider, SchemaCache cache, Guid activityId, Guid relatedActivityId) {
+    int write(EtwTarget target, Guid activityId, Guid relatedActivityId) {
+        EtwProvider provider = target.provider();
         if (!provider.isEnabled(level, keyword)) {
             return 0;
         }
-        EventWriter w = provider.event(cache.schemaFor(this)).activityId(activityId).relatedActivityId(relatedActivityId);
+        target.countDroppedAttributes(droppedAttributes);
+        EventWriter w = provider.event(target.schemas().schemaFor(this)).activityId(activityId).relatedActivityId(relatedActivityId);
         for (Field f : fields) {
             writeValue(w, f);
         }

@@ -98,7 +98,7 @@ public final class EtwLogRecordExporter implements LogRecordExporter {
                 .uint32(OtelEtwSchema.LOG_SEVERITY_NUMBER, log.getSeverity().getSeverityNumber())
                 .utf8(OtelEtwSchema.LOG_BODY, body == null ? "" : body.asString())
                 .attributes(log.getAttributes());
-        return e.write(target.provider(), target.schemas(), EtwIds.activityId(span), null);
+        return e.write(target, EtwIds.activityId(span), null);
     }
 
     @Override

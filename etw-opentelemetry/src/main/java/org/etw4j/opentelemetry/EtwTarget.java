@@ -2,6 +2,7 @@ package org.etw4j.opentelemetry;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.etw4j.Level;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.spi.EtwBackend;
@@ -23,6 +24,7 @@ public final class EtwTarget implements AutoCloseable {
     private final int spanLevel;
     private final SchemaCache schemas = new SchemaCache();
     private final AtomicInteger holders = new AtomicInteger();
+    private final AtomicLong droppedAttributes = new AtomicLong();
 
     private EtwTarget(EtwProvider provider, boolean ownsProvider, long keyword, int spanLevel) {
         this.provider = provider;
@@ -54,6 +56,21 @@ public final class EtwTarget implements AutoCloseable {
     /** The ETW level of span events (START, STOP, "Span" and span events). */
     public int spanLevel() {
         return spanLevel;
+    }
+
+    /**
+     * Attributes left out of written events since this target was built: those named like a standard field of
+     * the schema (the standard field wins) and those past TraceLogging's field limit. Write failures are counted
+     * apart, in {@code provider().statistics()}.
+     */
+    public long droppedAttributes() {
+        return droppedAttributes.get();
+    }
+
+    void countDroppedAttributes(int n) {
+        if (n > 0) {
+            droppedAttributes.addAndGet(n);
+        }
     }
 
     SchemaCache schemas() {

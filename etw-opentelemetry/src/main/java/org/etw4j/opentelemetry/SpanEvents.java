@@ -31,7 +31,7 @@ final class SpanEvents {
         e.uint32(OtelEtwSchema.KIND, kindNumber(span.getKind()));
         links(e, span.getLinks());
         e.attributes(span.getAttributes());
-        return e.write(target.provider(), target.schemas(), EtwIds.activityId(span.getSpanContext()),
+        return e.write(target, EtwIds.activityId(span.getSpanContext()),
                 EtwIds.activityId(span.getParentSpanContext()));
     }
 
@@ -39,7 +39,7 @@ final class SpanEvents {
     int writeStop(SpanData span) {
         DynamicEvent e = new DynamicEvent(span.getName(), target.spanLevel(), Opcode.STOP.value(), target.keyword());
         e.utf8(OtelEtwSchema.TRACE_ID, span.getTraceId()).utf8(OtelEtwSchema.SPAN_ID, span.getSpanId());
-        return e.write(target.provider(), target.schemas(), EtwIds.activityId(span.getSpanContext()), null);
+        return e.write(target, EtwIds.activityId(span.getSpanContext()), null);
     }
 
     /** The span's events, then the "Span" event (the exporter's output); the first failing Win32 status, else 0. */
@@ -59,7 +59,7 @@ final class SpanEvents {
             e.utf8(OtelEtwSchema.TRACE_ID, span.getTraceId()).utf8(OtelEtwSchema.SPAN_ID, span.getSpanId())
                     .utf8(OtelEtwSchema.TIMESTAMP, EtwIds.isoNanos(event.getEpochNanos()))
                     .attributes(event.getAttributes());
-            status = firstFailure(status, e.write(target.provider(), target.schemas(), activity, null));
+            status = firstFailure(status, e.write(target, activity, null));
         }
         return status;
     }
@@ -81,7 +81,7 @@ final class SpanEvents {
                 .uint32(OtelEtwSchema.STATUS_CODE, statusNumber(code))
                 .utf8(OtelEtwSchema.STATUS_MESSAGE, span.getStatus().getDescription());
         e.attributes(span.getAttributes());
-        return e.write(target.provider(), target.schemas(), activity, EtwIds.activityId(span.getParentSpanContext()));
+        return e.write(target, activity, EtwIds.activityId(span.getParentSpanContext()));
     }
 
     private static void ids(DynamicEvent e, SpanData span) {

@@ -46,6 +46,7 @@ class EdgeCasesTest {
             assertEquals(128, fields.size());
             assertTrue(fields.containsKey("k117"));
             assertFalse(fields.containsKey("k118"));
+            assertEquals(8, target.droppedAttributes(), "the reserved Duration and k118..k124, counted, not lost");
             assertEquals(Value.of(Map.of("k", Value.of(7L))).asString(), fields.get("v.complex"));
             assertTrue(fields.get("Duration") instanceof Long d && d >= 0 && d < 10_000, "the span's duration");
         }
