@@ -191,8 +191,8 @@ public final class PayloadDecoder {
                     break;
                 }
             }
-            return EventField.of(d.name(), d.inType(), d.outType(), java.util.Collections.unmodifiableList(values),
-                    null);
+            return EventField.of(d.name(), d.inType(), d.outType(),
+                    applyOutType(java.util.Collections.unmodifiableList(values), d.outType()), null);
         }
 
         EventField struct(StructSpec s, Scope scope) {
@@ -494,11 +494,24 @@ public final class PayloadDecoder {
      * {@link OutType#BOOLEAN} is a boolean (non-zero is true); a u16 declared {@link OutType#PORT} is in network
      * byte order and becomes the port number; a u32 declared {@link OutType#IPV4} holds the address bytes in
      * network order and becomes dotted text; 16 bytes declared {@link OutType#IPV6} become RFC 5952 text; a
-     * {@link OutType#SOCKET_ADDRESS} SOCKADDR becomes {@code a.b.c.d:port} or {@code [v6]:port}.
+     * {@link OutType#SOCKET_ADDRESS} SOCKADDR becomes {@code a.b.c.d:port} or {@code [v6]:port}. The out type of an
+     * array applies to each element, as it does to a scalar.
      */
     static Object applyOutType(Object v, OutType out) {
         if (v == null) {
             return null;
+        }
+        if (v instanceof List<?> elements) {
+            return switch (out) {
+                case BOOLEAN, PORT, IPV4, IPV6, SOCKET_ADDRESS -> {
+                    List<Object> converted = new ArrayList<>(elements.size());
+                    for (Object e : elements) {
+                        converted.add(applyOutType(e, out));
+                    }
+                    yield java.util.Collections.unmodifiableList(converted);
+                }
+                default -> v;
+            };
         }
         switch (out) {
             case BOOLEAN:

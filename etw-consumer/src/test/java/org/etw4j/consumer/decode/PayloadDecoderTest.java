@@ -26,6 +26,17 @@ class PayloadDecoderTest {
     }
 
     @Test
+    void outTypesApplyToEveryElementOfAnArrayAsToAScalar() {
+        // An array of UINT8 declared BOOLEAN (TraceLogging's Bool8 array) is a list of booleans, as the scalar is a
+        // boolean; found by etw-opentelemetry, whose boolean-array attributes came back as [1, 0].
+        assertEquals(true, PayloadDecoder.applyOutType(1, OutType.BOOLEAN));
+        assertEquals(List.of(true, false, true), PayloadDecoder.applyOutType(List.of(1, 0, 255), OutType.BOOLEAN));
+        assertEquals(List.of(80, 443), PayloadDecoder.applyOutType(List.of(0x5000, 0xBB01), OutType.PORT));
+        assertEquals(List.of("127.0.0.1"), PayloadDecoder.applyOutType(List.of(0x0100007FL), OutType.IPV4));
+        assertEquals(List.of(1, 0), PayloadDecoder.applyOutType(List.of(1, 0), OutType.NULL));
+    }
+
+    @Test
     void fixedTypesDecodeLittleEndianWithTheirJavaTypes() {
         Guid g = Guid.parse("0ad614c4-0ef4-4225-8f6d-1c7a2e5f4b3a");
         byte[] b = new Bytes().u8(0xFF).u8(0xFF).u16(0xFFFE).u16(0xFFFE).u32(0xFFFFFFFFL).u32(0xFFFFFFFFL)
