@@ -32,7 +32,7 @@ class JfrAgentIT {
 
     @Test
     void forkedJvmWithTheAgentRecordsGcAndThreadEventsIntoAnEtlFile(@TempDir Path dir) throws Exception {
-        String jar = System.getProperty("etw4j.jfr.agentJar");
+        String jar = System.getProperty("etw4j.test.jfrAgentJar");
         // -Dtest=JfrAgentIT also selects it in the `test` phase, before the jar exists: it runs in integration-test
         Assumptions.assumeTrue(jar != null, "runs in the agent-it execution (integration-test phase) only");
         Path agent = Path.of(jar);
@@ -113,7 +113,7 @@ class JfrAgentIT {
     /** The test class path without etw-api and this module's own classes: those must come from the agent jar. */
     private static String forkedClassPath() {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String own = Path.of(System.getProperty("etw4j.jfr.classes", "target/classes")).toAbsolutePath().normalize().toString();
+        String own = Path.of(System.getProperty("etw4j.test.jfrClasses", "target/classes")).toAbsolutePath().normalize().toString();
         List<String> keep = new ArrayList<>();
         for (String entry : cp.split(File.pathSeparator)) {
             String abs = Path.of(entry).toAbsolutePath().normalize().toString();
