@@ -29,7 +29,7 @@ public final class JfrToEtw implements AutoCloseable {
 
     private final JfrToEtwConfig config;
     private final EventMapper mapper;
-    private final EtwProvider provider;
+    private volatile EtwProvider provider; // set once, after register() returns
     private final LongAdder written = new LongAdder();
     private final LongAdder writeFailures = new LongAdder();
     private final LongAdder streamErrors = new LongAdder();
@@ -102,8 +102,8 @@ public final class JfrToEtw implements AutoCloseable {
     /** Brings the JFR stream in line with what the sessions enable now. */
     void reconcile() {
         synchronized (lock) {
-            if (closed) {
-                return;
+            if (closed || provider == null) {
+                return; // a notification during register(): the constructor reconciles right after it
             }
             Set<String> wanted = new LinkedHashSet<>();
             for (JfrEventSetting s : config.events().values()) {
