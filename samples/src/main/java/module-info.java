@@ -15,6 +15,7 @@ module org.etw4j.samples {
     requires java.logging;
     requires org.etw4j.opentelemetry; // the OpenTelemetry sample (org.etw4j.samples.otel)
     requires io.opentelemetry.sdk;
+    requires org.etw4j.jfr; // the JFR-to-ETW sample (org.etw4j.samples.jfr)
 
     // picocli reads and sets the commands' annotated fields and creates their mixins and providers by reflection.
     opens org.etw4j.samples.cli to info.picocli;
