@@ -22,19 +22,48 @@ public final class DecodedEventText {
     /** Appends the event's line to {@code sb}. */
     public static StringBuilder appendTo(StringBuilder sb, DecodedEvent e) {
         sb.append(e.providerName()).append('/').append(e.eventName());
+        return appendFields(sb, e);
+    }
+
+    /**
+     * Appends the part of the line after the event's name: {@code " name=value;"} per field, then the undecoded
+     * bytes if any (nothing when the event has neither).
+     */
+    public static StringBuilder appendFields(StringBuilder sb, DecodedEvent e) {
         for (EventField f : e.fields()) {
-            sb.append(' ').append(f.name()).append('=').append(escape(FieldText.display(f))).append(';');
+            sb.append(' ').append(f.name()).append('=');
+            int from = sb.length();
+            FieldText.appendDisplay(sb, f);
+            escapeFrom(sb, from);
+            sb.append(';');
         }
         if (e.undecodedLength() > 0) {
-            sb.append(" <undecoded>=").append(FieldText.hex(e.undecoded())).append(';');
+            FieldText.appendHex(sb.append(" <undecoded>="), e.undecoded()).append(';');
         }
         return sb;
     }
 
-    private static String escape(String s) {
-        if (s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-            return s;
+    /** Escapes newlines and carriage returns in {@code sb} from index {@code from} on. */
+    private static void escapeFrom(StringBuilder sb, int from) {
+        int i = from;
+        int n = sb.length();
+        while (i < n && sb.charAt(i) != '\n' && sb.charAt(i) != '\r') {
+            i++;
         }
-        return s.replace("\n", "\\n").replace("\r", "\\r");
+        if (i == n) {
+            return;
+        }
+        String tail = sb.substring(i);
+        sb.setLength(i);
+        for (int k = 0; k < tail.length(); k++) {
+            char c = tail.charAt(k);
+            if (c == '\n') {
+                sb.append("\\n");
+            } else if (c == '\r') {
+                sb.append("\\r");
+            } else {
+                sb.append(c);
+            }
+        }
     }
 }

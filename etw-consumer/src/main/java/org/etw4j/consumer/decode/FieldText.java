@@ -10,9 +10,10 @@ import org.etw4j.Guid;
  * Stateless; thread-safe. Rules: unsigned 64-bit values print unsigned; integers whose out type is
  * hexadecimal ({@link OutType#isHex()}) and pointers print as {@code 0x} + lower-case hex; instants in ISO-8601
  * UTC; GUIDs in canonical lower case; byte arrays as lower-case hex; booleans as {@code True}/{@code False} (as
- * TraceEvent prints them). Labels: see {@link #display}.
+ * TraceEvent prints them). Labels: see {@link #display}. Public for the hexadecimal helpers other text forms of
+ * events share (the {@code etw} command's CSV and JSON Lines); the value rules stay package-private.
  */
-final class FieldText {
+public final class FieldText {
     private static final HexFormat HEX = HexFormat.of();
 
     private FieldText() {
@@ -26,50 +27,59 @@ final class FieldText {
 
     /** The value without its map label. */
     static String value(EventField f, Object v) {
+        return appendValue(new StringBuilder(), f, v).toString();
+    }
+
+    /** Appends {@link #value(EventField, Object)} to {@code sb} without building a String for numbers. */
+    static StringBuilder appendValue(StringBuilder sb, EventField f, Object v) {
         if (v == null) {
-            return "";
+            return sb;
         }
         if (v instanceof Integer || v instanceof Long) {
             long l = ((Number) v).longValue();
             if (isHex(f)) {
                 long masked = v instanceof Integer ? l & 0xFFFF_FFFFL : l;
-                return "0x" + Long.toHexString(masked);
+                return appendHex(sb.append("0x"), masked);
             }
-            if (v instanceof Long && f.inType().isUnsigned()) {
-                return Long.toUnsignedString(l);
+            if (v instanceof Long && f.inType().isUnsigned() && l < 0) {
+                return sb.append(Long.toUnsignedString(l));
             }
-            return Long.toString(l);
+            return sb.append(l);
         }
         if (v instanceof Boolean b) {
-            return b ? "True" : "False";
+            return sb.append(b ? "True" : "False");
         }
         if (v instanceof byte[] b) {
-            return HEX.formatHex(b);
+            return appendHex(sb, b);
         }
-        if (v instanceof Guid || v instanceof Instant || v instanceof Double || v instanceof String) {
-            return v.toString();
+        if (v instanceof String s) {
+            return sb.append(s);
+        }
+        if (v instanceof Guid || v instanceof Instant || v instanceof Double) {
+            return sb.append(v);
         }
         if (v instanceof StructValue s) {
-            StringBuilder sb = new StringBuilder("{");
+            int open = sb.append('{').length();
             for (EventField m : s.fields()) {
-                if (sb.length() > 1) {
+                if (sb.length() > open) {
                     sb.append("; ");
                 }
-                sb.append(m.name()).append('=').append(display(m));
+                appendDisplay(sb.append(m.name()).append('='), m);
             }
-            return sb.append('}').toString();
+            return sb.append('}');
         }
         if (v instanceof List<?> l) {
-            StringBuilder sb = new StringBuilder("[");
+            // a separator only once something was written (an element can print as nothing)
+            int open = sb.append('[').length();
             for (Object o : l) {
-                if (sb.length() > 1) {
+                if (sb.length() > open) {
                     sb.append(',');
                 }
-                sb.append(value(f, o));
+                appendValue(sb, f, o);
             }
-            return sb.append(']').toString();
+            return sb.append(']');
         }
-        return v.toString();
+        return sb.append(v);
     }
 
     /** What the text forms print after a file name the trace's volume mapping does not cover. */
@@ -81,13 +91,37 @@ final class FieldText {
      * with the raw bytes.
      */
     static String display(EventField f) {
+        return appendDisplay(new StringBuilder(), f).toString();
+    }
+
+    /** Appends {@link #display(EventField)} to {@code sb}. */
+    static StringBuilder appendDisplay(StringBuilder sb, EventField f) {
         if (f.error() != null) {
-            return "<error: " + f.error() + "; raw=" + HEX.formatHex(f.raw()) + ">";
+            return appendHex(sb.append("<error: ").append(f.error()).append("; raw="), f.raw()).append('>');
         }
         if (f.labelKind() == EventField.LabelKind.UNMAPPED_NT_PATH) {
-            return value(f, f.value()) + UNMAPPED_SUFFIX;
+            return appendValue(sb, f, f.value()).append(UNMAPPED_SUFFIX);
         }
-        return f.label() != null ? f.label() : value(f, f.value());
+        return f.label() != null ? sb.append(f.label()) : appendValue(sb, f, f.value());
+    }
+
+    private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+
+    /** Appends {@code Long.toHexString(v)} (lower case, no leading zeros) without making a String of it. */
+    public static StringBuilder appendHex(StringBuilder sb, long v) {
+        int digits = Math.max(1, (67 - Long.numberOfLeadingZeros(v)) / 4);
+        for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+            sb.append(DIGITS[(int) (v >>> shift) & 0xF]);
+        }
+        return sb;
+    }
+
+    /** Appends {@code HexFormat.of().formatHex(b)} (lower case, two digits a byte). */
+    public static StringBuilder appendHex(StringBuilder sb, byte[] b) {
+        for (byte x : b) {
+            sb.append(DIGITS[(x >> 4) & 0xF]).append(DIGITS[x & 0xF]);
+        }
+        return sb;
     }
 
     static String hex(byte[] b) {

@@ -26,6 +26,8 @@ public final class JsonWriter {
     private static final int IN_OBJECT = 2;
 
     private final Appendable out;
+    /** {@link #out} when it is a StringBuilder: numbers and string runs go in without Strings made for them. */
+    private final StringBuilder builder;
     private final String indent;
     private int[] stack = new int[16];
     private boolean[] hasElements = new boolean[16];
@@ -41,6 +43,7 @@ public final class JsonWriter {
     /** A writer indenting nested values by {@code indentSpaces} (0 = compact, one line). */
     public JsonWriter(Appendable out, int indentSpaces) {
         this.out = Objects.requireNonNull(out, "out");
+        this.builder = out instanceof StringBuilder b ? b : null;
         if (indentSpaces < 0 || indentSpaces > 16) {
             throw new IllegalArgumentException("indentSpaces must be 0..16: " + indentSpaces);
         }
@@ -92,12 +95,33 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * A string value from any character sequence (a reused {@link StringBuilder}, for example), escaped as
+     * {@link #value(String)} escapes; {@code null} writes {@code null}. The sequence is read during the call only.
+     */
+    public JsonWriter value(CharSequence value) {
+        if (value == null) {
+            return nullValue();
+        }
+        beforeValue();
+        string(value);
+        return this;
+    }
+
     public JsonWriter value(long value) {
+        if (builder != null) {
+            beforeValue();
+            builder.append(value);
+            return this;
+        }
         return number(true, Long.toString(value));
     }
 
     /** An unsigned 64-bit integer: {@code value}'s 64 bits read as unsigned (so -1 is 18446744073709551615). */
     public JsonWriter unsignedValue(long value) {
+        if (value >= 0) {
+            return value(value);
+        }
         return number(true, Long.toUnsignedString(value));
     }
 
@@ -227,10 +251,33 @@ public final class JsonWriter {
         }
     }
 
-    private void string(String s) {
+    private void string(CharSequence s) {
         write('"');
         int n = s.length();
-        for (int i = 0; i < n; i++) {
+        if (builder != null) {
+            // the common case: nothing to escape, one bulk append
+            int plain = 0;
+            while (plain < n && !needsEscape(s.charAt(plain))) {
+                plain++;
+            }
+            if (plain == n) {
+                builder.append(s).append('"');
+                return;
+            }
+            builder.append(s, 0, plain);
+            escaped(s, plain, n);
+            return;
+        }
+        escaped(s, 0, n);
+    }
+
+    private static boolean needsEscape(char c) {
+        return c < 0x20 || c == '"' || c == '\\' || c == '\u2028' || c == '\u2029';
+    }
+
+    /** Characters {@code from..n} of {@code s}, escaped, and the closing quote. */
+    private void escaped(CharSequence s, int from, int n) {
+        for (int i = from; i < n; i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> write("\\\"");

@@ -1,5 +1,9 @@
 package org.etw4j.samples.cli;
 
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
@@ -54,7 +58,12 @@ public final class EtwCommand implements Runnable {
     /** Runs the command line and exits the JVM with its code. */
     public static void main(String[] args) {
         progressAllowed = stderrIsTerminal();
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        // Straight to file descriptor 1 through one 64 KB buffer: System.out adds its own small buffer and lock, and
+        // flushes each chunk. Auto-flush still flushes at each println (commands that print as they go); etw dump
+        // writes its events without println and flushes once at the end.
+        PrintWriter out = new PrintWriter(new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16),
+                true);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code;
         try {

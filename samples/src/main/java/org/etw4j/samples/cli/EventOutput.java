@@ -12,6 +12,7 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.DecodedEventText;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.FieldText;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.json.JsonWriter;
@@ -65,6 +66,14 @@ final class EventOutput {
     /** How structs nested in field values are written: as field objects too. */
     private final Consumer<StructValue> structs = s -> fieldsObject(s.fields());
     private boolean headerDone;
+    /** Short texts (timestamp, keyword) made without a String. */
+    private final StringBuilder scratch = new StringBuilder(40);
+    /** The CSV fields cell before quoting. */
+    private final StringBuilder cell = new StringBuilder(256);
+    private final IsoInstants timestamps = new IsoInstants();
+    private final Map<Guid, String> guidTexts = new HashMap<>();
+    /** {@link #sb}'s characters, handed to the writer without making a String of them. */
+    private char[] chars = new char[1024];
 
     EventOutput(PrintWriter out, Format format) {
         this.out = out;
@@ -79,13 +88,22 @@ final class EventOutput {
             case JSONL -> json(r, e, time);
             case CSV -> {
                 if (!headerDone) {
-                    out.println(CSV_HEADER);
+                    out.write(CSV_HEADER);
+                    out.write(System.lineSeparator());
                     headerDone = true;
                 }
                 csv(r, e, time);
             }
         }
-        out.println(sb);
+        // write, not println: a PrintWriter with auto-flush (the launcher's) would flush at every line, one
+        // system call per event; callers flush when they want the lines out (live: per event, dump: at the end)
+        sb.append(System.lineSeparator());
+        int n = sb.length();
+        if (chars.length < n) {
+            chars = new char[Math.max(n, chars.length * 2)];
+        }
+        sb.getChars(0, n, chars, 0);
+        out.write(chars, 0, n);
     }
 
     void flush() {
@@ -93,7 +111,7 @@ final class EventOutput {
     }
 
     private void text(RawEventRecord r, DecodedEvent e, Instant time) {
-        sb.append(time).append("  pid ").append(r.processId());
+        timestamps.append(sb, time).append("  pid ").append(r.processId());
         processText(r, e.process());
         sb.append("  tid ").append(r.threadId())
                 .append("  cpu ").append(r.processorIndex()).append("  level ").append(r.level()).append("  ");
@@ -117,9 +135,10 @@ final class EventOutput {
 
     private void json(RawEventRecord r, DecodedEvent e, Instant time) {
         JsonWriter w = json.reset();
-        w.beginObject().member("timestamp", time.toString());
+        scratch.setLength(0);
+        w.beginObject().name("timestamp").value(timestamps.append(scratch, time));
         w.name("provider").beginObject()
-                .member("id", e.providerId().toString())
+                .member("id", guidText(e.providerId()))
                 .member("name", e.providerName())
                 .endObject();
         w.name("event").beginObject()
@@ -128,7 +147,7 @@ final class EventOutput {
                 .member("opcode", r.opcode())
                 .member("level", r.level())
                 .member("task", r.task())
-                .member("keyword", "0x" + Long.toHexString(r.keyword()))
+                .name("keyword").value(hex(r.keyword()))
                 .member("name", e.eventName())
                 .endObject();
         w.member("pid", r.processId());
@@ -154,14 +173,14 @@ final class EventOutput {
     /** Fields as one object: repeated names get {@code #2}, {@code #3}...; a label replaces the number. */
     private void fieldsObject(List<EventField> fields) {
         json.beginObject();
-        Map<String, Integer> seen = fields.size() > 1 ? new HashMap<>() : null;
-        for (EventField f : fields) {
+        int n = fields.size();
+        Map<String, Integer> seen = n > DUPLICATE_SCAN_LIMIT ? new HashMap<>() : null;
+        for (int i = 0; i < n; i++) {
+            EventField f = fields.get(i);
             String name = f.name();
-            if (seen != null) {
-                int n = seen.merge(name, 1, Integer::sum);
-                if (n > 1) {
-                    name = name + "#" + n;
-                }
+            int occurrence = seen != null ? seen.merge(name, 1, Integer::sum) : occurrence(fields, i, name);
+            if (occurrence > 1) {
+                name = name + "#" + occurrence;
             }
             json.name(name);
             if (f.error() != null) {
@@ -198,31 +217,91 @@ final class EventOutput {
         }
     }
 
+    /** Up to this many fields, repeated names are found by scanning the earlier ones (no map per event). */
+    private static final int DUPLICATE_SCAN_LIMIT = 32;
+
+    /** 1 + how many of the fields before {@code index} are named {@code name}. */
+    private static int occurrence(List<EventField> fields, int index, String name) {
+        int n = 1;
+        for (int j = 0; j < index; j++) {
+            if (fields.get(j).name().equals(name)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     private void csv(RawEventRecord r, DecodedEvent e, Instant time) {
-        csvCell(time.toString()).append(',');
-        csvCell(e.providerId().toString()).append(',');
+        timestamps.append(sb, time).append(',');
+        csvCell(guidText(e.providerId())).append(',');
         csvCell(e.providerName()).append(',');
         csvCell(e.eventName()).append(',');
         sb.append(r.id()).append(',').append(r.version()).append(',').append(r.opcode()).append(',')
-                .append(r.level()).append(',').append(r.task()).append(',')
-                .append("0x").append(Long.toHexString(r.keyword())).append(',')
+                .append(r.level()).append(',').append(r.task()).append(',');
+        FieldText.appendHex(sb.append("0x"), r.keyword()).append(',')
                 .append(r.processId()).append(',').append(r.threadId()).append(',').append(r.processorIndex()).append(',');
         Guid act = r.activityId();
         sb.append(act.isNull() ? "" : act.toString()).append(',');
         ProcessInfo p = e.process();
         csvCell(p == null ? "" : p.name()).append(',');
         csvCell(p == null || p.imagePath() == null ? "" : p.imagePath()).append(',');
-        // The text form's field list ("Name=value; ..."), without the provider/event prefix.
-        String line = DecodedEventText.format(e);
-        String prefix = e.providerName() + "/" + e.eventName();
-        csvCell(line.startsWith(prefix) ? line.substring(prefix.length()).trim() : line);
+        // The text form's field list ("Name=value; ..."), without the provider/event prefix, trimmed.
+        cell.setLength(0);
+        DecodedEventText.appendFields(cell, e);
+        int from = 0;
+        int to = cell.length();
+        while (from < to && cell.charAt(from) <= ' ') {
+            from++;
+        }
+        while (to > from && cell.charAt(to - 1) <= ' ') {
+            to--;
+        }
+        csvCell(cell, from, to);
     }
 
     private StringBuilder csvCell(String s) {
-        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0;
-        if (!quote) {
-            return sb.append(s);
+        return csvCell(s, 0, s.length());
+    }
+
+    /** Characters {@code from..to} of {@code s} as one RFC 4180 cell, quoted when they must be. */
+    private StringBuilder csvCell(CharSequence s, int from, int to) {
+        boolean quote = false;
+        for (int i = from; i < to && !quote; i++) {
+            char c = s.charAt(i);
+            quote = c == ',' || c == '"' || c == '\n' || c == '\r';
         }
-        return sb.append('"').append(s.replace("\"", "\"\"")).append('"');
+        if (!quote) {
+            return sb.append(s, from, to);
+        }
+        sb.append('"');
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == '"') {
+                sb.append('"');
+            }
+            sb.append(c);
+        }
+        return sb.append('"');
+    }
+
+    /** {@code "0x" + Long.toHexString(v)} in {@link #scratch}. */
+    private StringBuilder hex(long v) {
+        scratch.setLength(0);
+        return FieldText.appendHex(scratch.append("0x"), v);
+    }
+
+    /**
+     * A provider GUID's text: one provider writes thousands of events, so the text is made once (bounded; past
+     * the bound it is made per call).
+     */
+    private String guidText(Guid id) {
+        String t = guidTexts.get(id);
+        if (t == null) {
+            t = id.toString();
+            if (guidTexts.size() < 4096) {
+                guidTexts.put(id, t);
+            }
+        }
+        return t;
     }
 }
