@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks the ./etw launcher's start-up (AOT) cache: made on first use, reused, never served after a rebuild,
+# invisible in the command's output. Run from the repository root (CI: .ci/run). Needs JDK 25 (else it says so
+# and checks only that the launcher still works). Leaves a valid cache behind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail() { echo "test-launcher-aot: FAIL: $*" >&2; exit 1; }
+AOT=samples/target/aot
+SMALL=${ETW4J_SHARED:-../shared}/etl-corpus/perfview__smallEtlFile.etl
+
+./etw guid x >/dev/null 2>&1 || fail "./etw guid does not run"   # builds when needed
+. .mvn/select-jdk.sh >/dev/null 2>&1 || true
+if [ "$(etw4j_java_feature "${JAVA_HOME:-/nonexistent}")" -lt 25 ]; then
+    echo "test-launcher-aot: JDK < 25: no AOT cache; launcher runs"; exit 0
+fi
+
+# 1. first use: the cache is made, and stdout is only the command's own output
+rm -rf "$AOT"
+out=$(ETW_AOT_TRACE=1 ./etw guid MyCompany-MyService 2>/tmp/etw-aot-err.$$)
+[ "$out" = "$(ETW_AOT=0 ./etw guid MyCompany-MyService)" ] || fail "stdout differs with the cache: '$out'"
+grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "no cache made on first use"
+[ -f "$AOT/etw.aot" ] || fail "no $AOT/etw.aot"
+
+# 2. second use: reused, not made again
+ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null
+grep -q "preparing" /tmp/etw-aot-err.$$ && fail "cache made again although nothing changed"
+grep -q "AOT cache $PWD/$AOT/etw.aot\|AOT cache .*etw.aot" /tmp/etw-aot-err.$$ || fail "cache not used"
+
+# 3. a rebuilt jar (newer than the cache) is never run with the old cache: a new one is made first
+sleep 1
+touch samples/target/lib/etw-consumer-*.jar
+ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null
+grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "stale cache used after a jar changed"
+for j in samples/target/samples-*.jar samples/target/lib/*.jar; do
+    [ "$AOT/etw.aot" -nt "$j" ] || fail "cache not newer than $j"
+done
+
+# 4. other JVM options: not the cache made for these
+ETW_JAVA_OPTS=-Xmx256m ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null
+grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "cache of other JVM options used"
+./etw guid x >/dev/null 2>&1   # back to the default options' cache
+
+# 5. same output with and without the cache, on a real file
+if [ -f "$SMALL" ]; then
+    for fmt in text jsonl csv; do
+        [ "$(./etw dump --format $fmt "$SMALL")" = "$(ETW_AOT=0 ./etw dump --format $fmt "$SMALL")" ] \
+            || fail "dump --format $fmt differs with the cache"
+    done
+    [ "$(./etw summary "$SMALL")" = "$(ETW_AOT=0 ./etw summary "$SMALL")" ] || fail "summary differs"
+fi
+rm -f /tmp/etw-aot-err.$$
+echo "test-launcher-aot: ok"
