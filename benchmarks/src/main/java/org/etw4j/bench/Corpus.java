@@ -13,15 +13,24 @@ final class Corpus {
     }
 
     static Path file(String name) {
+        return shared("etl-corpus", name);
+    }
+
+    /** A manifest of {@code ../shared/manifests}. */
+    static Path manifest(String name) {
+        return shared("manifests", name);
+    }
+
+    private static Path shared(String dir, String name) {
         for (String c : new String[] {System.getProperty("etw4j.shared"), System.getenv("ETW4J_SHARED"), "../shared", "../../shared"}) {
             if (c != null) {
-                Path p = Paths.get(c, "etl-corpus", name);
+                Path p = Paths.get(c, dir, name);
                 if (Files.isRegularFile(p)) {
                     return p;
                 }
             }
         }
-        throw new IllegalStateException("corpus file " + name + " not found: run from the repository root with ../shared beside it, "
+        throw new IllegalStateException(dir + " file " + name + " not found: run from the repository root with ../shared beside it, "
                 + "or pass -Detw4j.shared=DIR");
     }
 }

@@ -110,6 +110,8 @@ public final class ManifestParser {
             f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
             f.setXIncludeAware(false);
+            // every node is visited once: building them as parsed is cheaper than Xerces' deferred expansion
+            f.setFeature("http://apache.org/xml/features/dom/defer-node-expansion", false);
             f.setExpandEntityReferences(false);
             DocumentBuilder b = f.newDocumentBuilder();
             // Report problems through the exception only (the default handler also prints to stderr).
