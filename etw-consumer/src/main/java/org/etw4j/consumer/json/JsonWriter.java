@@ -87,12 +87,7 @@ public final class JsonWriter {
 
     /** A string value, or null. */
     public JsonWriter value(String value) {
-        if (value == null) {
-            return nullValue();
-        }
-        beforeValue();
-        string(value);
-        return this;
+        return value((CharSequence) value);
     }
 
     /**
