@@ -37,6 +37,13 @@ public final class TraceLoggingSchema {
         }
     }
 
+    /**
+     * Deepest struct nesting accepted (a struct inside a struct ... {@value} levels). A guard, not a Windows
+     * rule: no limit is documented, real events nest a few levels, and the metadata comes from trace files, so a
+     * hostile blob (65535 bytes can nest 16000 deep) must not exhaust the parser's or the decoder's stack.
+     */
+    public static final int MAX_STRUCT_DEPTH = 64;
+
     private final byte[] bytes;
     private final int hash;
     private final String name;
@@ -184,15 +191,19 @@ public final class TraceLoggingSchema {
         List<FieldNode> top = new ArrayList<>();
         int[] cursor = {0};
         while (cursor[0] < fields.size()) {
-            top.add(node(fields, cursor));
+            top.add(node(fields, cursor, 0));
         }
         return new TraceLoggingSchema(b, eventName, tags, List.copyOf(fields), List.copyOf(top));
     }
 
-    private static FieldNode node(List<TraceLoggingField> fields, int[] cursor) {
+    private static FieldNode node(List<TraceLoggingField> fields, int[] cursor, int depth) {
         TraceLoggingField f = fields.get(cursor[0]++);
         if (!f.isStruct()) {
             return new FieldNode(f, List.of());
+        }
+        if (depth == MAX_STRUCT_DEPTH) {
+            throw new TraceLoggingDecodeException(f.name(), -1, "structs nested deeper than " + MAX_STRUCT_DEPTH
+                    + " levels (a guard against hostile metadata)");
         }
         List<FieldNode> members = new ArrayList<>(f.structMemberCount());
         for (int m = 0; m < f.structMemberCount(); m++) {
@@ -200,7 +211,7 @@ public final class TraceLoggingSchema {
                 throw new TraceLoggingDecodeException(f.name(), -1, "struct declares " + f.structMemberCount()
                         + " members but only " + m + " follow");
             }
-            members.add(node(fields, cursor));
+            members.add(node(fields, cursor, depth + 1));
         }
         return new FieldNode(f, members);
     }

@@ -34,6 +34,43 @@ class TraceLoggingSchemaTest {
         throw new AssertionError("no field " + name);
     }
 
+    /** Metadata of {@code depth} structs, each the single member of the one before, around one INT8 field. */
+    static byte[] nestedStructs(int depth) {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        body.writeBytes(new byte[] {0, 'E', 0});                       // no tags, name "E"
+        for (int i = 0; i < depth; i++) {
+            body.writeBytes(new byte[] {'s', 0, (byte) (InType.STRUCT.code() | 0x80), 1});  // struct of 1 member
+        }
+        body.writeBytes(new byte[] {'x', 0, (byte) InType.INT8.code()});
+        int size = body.size() + 2;
+        byte[] meta = new byte[size];
+        meta[0] = (byte) size;
+        meta[1] = (byte) (size >>> 8);
+        System.arraycopy(body.toByteArray(), 0, meta, 2, body.size());
+        return meta;
+    }
+
+    /**
+     * Hostile metadata (it comes from the trace file) nesting structs 16000 deep made the recursive tree builder
+     * throw StackOverflowError (found by TraceLoggingMetadataFuzzTest); it is a decode error now, with nesting
+     * bounded by MAX_STRUCT_DEPTH, which also bounds the payload decoder's recursion.
+     */
+    @Test
+    void structNestingIsBoundedNotAStackOverflow() {
+        TraceLoggingDecodeException e = assertThrows(TraceLoggingDecodeException.class,
+                () -> TraceLoggingSchema.parse(nestedStructs(16_000)));
+        assertTrue(e.getMessage().contains("nested deeper than " + TraceLoggingSchema.MAX_STRUCT_DEPTH), e.getMessage());
+        assertThrows(TraceLoggingDecodeException.class,
+                () -> TraceLoggingSchema.parse(nestedStructs(TraceLoggingSchema.MAX_STRUCT_DEPTH + 1)));
+        TraceLoggingSchema deepest = TraceLoggingSchema.parse(nestedStructs(TraceLoggingSchema.MAX_STRUCT_DEPTH));
+        List<DecodedField> fields = deepest.decode(new byte[] {42}, 8);
+        Object v = fields.get(0).value();
+        for (int i = 1; i < TraceLoggingSchema.MAX_STRUCT_DEPTH; i++) {
+            v = ((DecodedField) ((List<?>) v).get(0)).value();
+        }
+        assertEquals(42, ((DecodedField) ((List<?>) v).get(0)).value());
+    }
+
     @Test
     void parsesAndDecodesServiceHostStarted() {
         TraceLoggingSchema s = TraceLoggingSchema.parse(TraceLoggingEventTest.SERVICE_HOST_STARTED);
