@@ -59,6 +59,19 @@ public final class ManifestParser {
             Map.entry("win:Send", new Object[] {9, "Send"}),
             Map.entry("win:Receive", new Object[] {240, "Receive"}));
 
+    /**
+     * Deepest element nesting accepted (ClrEtwAll.man nests 7 deep; templates may nest structs a few levels):
+     * the JDK parser enforces it ({@code jdk.xml.maxElementDepth}; JDK 22 has no limit by default, JDK 25 has
+     * 100), and with it the depth of this class's own recursion over templates and elements.
+     */
+    public static final int MAX_ELEMENT_DEPTH = 64;
+    /**
+     * Largest manifest accepted, in bytes of XML (ClrEtwAll.man has 0.5 MB): reading stops with an
+     * {@link IOException} past it, so a parse holds at most a DOM of this much XML (measured about 10 times
+     * its size in heap).
+     */
+    public static final int MAX_BYTES = 16 << 20;
+
     private ManifestParser() {
     }
 
@@ -82,8 +95,11 @@ public final class ManifestParser {
     public static List<ProviderManifest> parse(InputStream in, SchemaSource source) throws IOException {
         Document doc;
         try {
-            doc = newBuilder().parse(in);
+            doc = newBuilder().parse(new BoundedInput(in));
         } catch (SAXException e) {
+            if (e.getCause() instanceof TooLarge tooLarge) {
+                throw tooLarge;
+            }
             throw new IOException("not well-formed manifest XML: " + e.getMessage(), e);
         }
         Element root = doc.getDocumentElement();
@@ -113,6 +129,8 @@ public final class ManifestParser {
             // every node is visited once: building them as parsed is cheaper than Xerces' deferred expansion
             f.setFeature("http://apache.org/xml/features/dom/defer-node-expansion", false);
             f.setExpandEntityReferences(false);
+            // JDK property (java.xml module summary, "jdk.xml.maxElementDepth"); parse fails past it.
+            f.setAttribute("jdk.xml.maxElementDepth", String.valueOf(MAX_ELEMENT_DEPTH));
             DocumentBuilder b = f.newDocumentBuilder();
             // Report problems through the exception only (the default handler also prints to stderr).
             b.setErrorHandler(new org.xml.sax.ErrorHandler() {
@@ -133,6 +151,61 @@ public final class ManifestParser {
             return b;
         } catch (ParserConfigurationException e) {
             throw new IOException("the JDK XML parser refuses secure settings: " + e.getMessage(), e);
+        }
+    }
+
+    /** Thrown (through the XML parser) when a manifest is longer than {@link #MAX_BYTES}. */
+    private static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        TooLarge() {
+            super("manifest larger than " + MAX_BYTES + " bytes (ManifestParser.MAX_BYTES); not read further");
+        }
+    }
+
+    /** Counts what the parser reads and stops it past {@link #MAX_BYTES}; does not close the caller's stream. */
+    private static final class BoundedInput extends java.io.FilterInputStream {
+        private long read;
+
+        BoundedInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long s = super.skip(n);
+            count(s);
+            return s;
+        }
+
+        @Override
+        public void close() {
+            // the caller owns the stream
+        }
+
+        private void count(long n) throws TooLarge {
+            read += n;
+            if (read > MAX_BYTES) {
+                throw new TooLarge();
+            }
         }
     }
 
