@@ -190,6 +190,7 @@ public record EtlSummary(
         w.endArray();
         w.member("firstTimestamp", totalRecords == 0 ? null : formatFileTime(firstFileTime));
         w.member("lastTimestamp", totalRecords == 0 ? null : formatFileTime(lastFileTime));
+        w.member("warnings", warnings);
         w.endObject();
     }
 

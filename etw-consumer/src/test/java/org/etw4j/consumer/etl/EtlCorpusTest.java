@@ -73,7 +73,8 @@ class EtlCorpusTest {
         Map<String, Object> json = MiniJson.object(MiniJson.parse(summary.toJson()));
         assertEquals(List.of("file", "osBuild", "pointerSize", "bufferSize", "buffersWritten", "logFileMode", "clockType",
                 "sessionName", "startTime", "endTime", "eventsLost", "records", "providers", "firstTimestamp",
-                "lastTimestamp"), new ArrayList<>(json.keySet()));
+                "lastTimestamp", "warnings"), new ArrayList<>(json.keySet()));
+        assertEquals(summary.warnings(), ((Number) json.get("warnings")).longValue());
         EtlLogfileHeader h = summary.header();
         assertEquals(etl.getFileName().toString(), json.get("file"));
         assertEquals(h.osBuild(), json.get("osBuild"));

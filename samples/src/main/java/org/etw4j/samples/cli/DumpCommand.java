@@ -124,6 +124,15 @@ final class DumpCommand implements Callable<Integer> {
                 output.write(record, e, view.timestampInstant());
                 written++;
             }
+            // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).
+            for (EtlFile f : open) {
+                if (f.warningCount() > 0) {
+                    java.io.PrintWriter err = spec.commandLine().getErr();
+                    err.println("etw dump: " + f.name() + ": " + f.warningCount() + " warning"
+                            + (f.warningCount() == 1 ? "" : "s") + " (malformed buffers or records skipped)");
+                    err.flush();
+                }
+            }
         } catch (org.etw4j.consumer.etl.EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
         } finally {

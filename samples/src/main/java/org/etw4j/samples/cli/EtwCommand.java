@@ -151,7 +151,12 @@ public final class EtwCommand implements Runnable {
         }
         String m = cause.getMessage();
         String text = m == null || m.isBlank() ? cause.getClass().getSimpleName() : m;
-        if (cause instanceof java.nio.file.NoSuchFileException) {
+        if (cause instanceof InternalError && m != null && m.contains("unsafe memory access")) {
+            // A mapped file truncated by another process faults (SIGBUS on Linux, EXCEPTION_IN_PAGE_ERROR on
+            // Windows) and the JVM reports the fault as this InternalError at the read (FileChannel.map Javadoc:
+            // behaviour is unspecified when the file shrinks).
+            text = "the file changed while being read (truncated by another process?): " + m;
+        } else if (cause instanceof java.nio.file.NoSuchFileException) {
             text = "no such file: " + m;
         } else if (cause instanceof java.nio.file.AccessDeniedException) {
             text = "access denied: " + m;
