@@ -273,6 +273,9 @@ public final class PayloadDecoder {
                 return Long.MAX_VALUE;
             }
             if (!rule.isReference()) {
+                if (rule.literal() < 0) {
+                    throw new FieldProblem(what + " " + rule.literal() + " is negative", -1, null);
+                }
                 return rule.literal();
             }
             Long v = scope.lookup(rule.fieldName());
@@ -383,7 +386,7 @@ public final class PayloadDecoder {
         }
 
         Object binary(long n) throws FieldProblem {
-            if (n > remaining()) {
+            if (n < 0 || n > remaining()) {
                 throw new FieldProblem("binary of " + n + " bytes, " + remaining() + " left", remaining(), null);
             }
             byte[] v = bytes(pos, (int) n);
@@ -396,7 +399,8 @@ public final class PayloadDecoder {
         }
 
         String fixedString(long byteCount, boolean utf16, OutType out) throws FieldProblem {
-            if (byteCount > remaining()) {
+            // Negative: a length that overflowed on the way here (a hostile TDH or manifest length, times 2).
+            if (byteCount < 0 || byteCount > remaining()) {
                 throw new FieldProblem("string of " + byteCount + " bytes, " + remaining() + " left", remaining(),
                         null);
             }
