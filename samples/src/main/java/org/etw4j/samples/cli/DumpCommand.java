@@ -99,8 +99,14 @@ final class DumpCommand implements Callable<Integer> {
             // weighted by file size. Files from different times merge one after the other, so a single time
             // span over all of them would jump.
             FileProgress fp = new FileProgress(open);
+            long[] openingWarnings = open.stream().mapToLong(EtlFile::warningCount).toArray();
             progress.label("reading processes and volumes");
             TraceContext context = firstPass(open, decoder);
+            // The first pass meets the same record problems as the second: count them once.
+            long[] firstPassWarnings = new long[open.size()];
+            for (int i = 0; i < open.size(); i++) {
+                firstPassWarnings[i] = open.get(i).warningCount() - openingWarnings[i];
+            }
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
             progress.total(FileProgress.SCALE);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
@@ -125,11 +131,12 @@ final class DumpCommand implements Callable<Integer> {
                 written++;
             }
             // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).
-            for (EtlFile f : open) {
-                if (f.warningCount() > 0) {
+            for (int i = 0; i < open.size(); i++) {
+                long warnings = open.get(i).warningCount() - firstPassWarnings[i];
+                if (warnings > 0) {
                     java.io.PrintWriter err = spec.commandLine().getErr();
-                    err.println("etw dump: " + f.name() + ": " + f.warningCount() + " warning"
-                            + (f.warningCount() == 1 ? "" : "s") + " (malformed buffers or records skipped)");
+                    err.println("etw dump: " + open.get(i).name() + ": " + warnings + " warning"
+                            + (warnings == 1 ? "" : "s") + " (malformed buffers or records skipped)");
                     err.flush();
                 }
             }
