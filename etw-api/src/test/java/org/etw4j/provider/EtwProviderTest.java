@@ -93,6 +93,11 @@ class EtwProviderTest {
         assertDoesNotThrow(() -> cb.getValue().onNotification(2, Guid.NULL, 5, -1, 0, List.of()));
         assertTrue(ran.await(5, TimeUnit.SECONDS), "later notifications still arrive after a listener threw");
         assertFalse(threads.contains(Thread.currentThread()));
+        // The listener counts down before it throws; the error is counted after it returns: wait for the count.
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (p.statistics().listenerErrors() < 2 && System.nanoTime() < end) {
+            Thread.sleep(1);
+        }
         assertEquals(2, p.statistics().listenerErrors());
     }
 
