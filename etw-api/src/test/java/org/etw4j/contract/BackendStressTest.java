@@ -66,6 +66,7 @@ public abstract class BackendStressTest {
     private EtwBackend backend;
     private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Thread> consumerThreads = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<TraceConsumer> consumers = new ConcurrentLinkedQueue<>();
     private final Set<String> names = ConcurrentHashMap.newKeySet();
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
@@ -166,6 +167,9 @@ public abstract class BackendStressTest {
             c.join(10_000);
             assertTrue(!c.isAlive(), c.getName() + " did not end after its session stopped");
         }
+        for (TraceConsumer c : consumers) {
+            c.close(); // CloseTrace after ProcessTrace returned, as on Windows
+        }
         assertEquals(List.of(), new ArrayList<>(failures), "consumer errors");
         assertTrue(writes.get() > 1000, "the run wrote " + writes.get() + " events");
         assertTrue(delivered.get() > 0, "consumers received events");
@@ -193,6 +197,7 @@ public abstract class BackendStressTest {
                 failures.add("consumer of " + name + ": " + error);
             }
         });
+        consumers.add(c);
         Thread t = new Thread(c::process, "stress-consumer-" + name);
         t.setDaemon(true);
         consumerThreads.add(t);
