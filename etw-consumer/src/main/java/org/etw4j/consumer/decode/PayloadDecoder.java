@@ -219,6 +219,11 @@ public final class PayloadDecoder {
                     return EventField.failed(s.name(), InType.STRUCT, OutType.NULL, List.copyOf(elements),
                             "data ended after " + (i + 1) + " of " + count + " elements", bytes(start, pos - start));
                 }
+                // Elements of no bytes repeat forever: a hostile count (up to 2^32) must not fill the heap.
+                if (pos == before && i + 1 < count && elements.size() >= 65536) {
+                    return EventField.failed(s.name(), InType.STRUCT, OutType.NULL, List.copyOf(elements),
+                            count + " elements of 0 bytes: stopped after " + elements.size(), bytes(start, pos - start));
+                }
             }
             return EventField.of(s.name(), InType.STRUCT, OutType.NULL,
                     java.util.Collections.unmodifiableList(elements), null);
