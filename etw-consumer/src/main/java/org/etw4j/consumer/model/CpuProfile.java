@@ -22,18 +22,14 @@ public final class CpuProfile {
     /**
      * Samples that shared a process, a thread and a stack.
      *
-     * @param process  the process instance the thread belonged to at the samples' times ({@code null} when no
-     *                 Process/Thread event named it)
+     * @param processId the process the thread belonged to at the samples' times (Thread events), {@code -1} when
+     *                  no Thread event named the thread
+     * @param process   that process instance ({@code null} when no Process event described it)
      * @param threadId the sampled thread
      * @param frames   the stack, root first (the sampled instruction last)
      * @param count    the number of samples
      */
-    public record StackCount(ProcessTable.Lifetime process, int threadId, List<StackFrame> frames, long count) {
-
-        /** The process id, {@code -1} when unknown. */
-        public int processId() {
-            return process == null ? -1 : process.process().processId();
-        }
+    public record StackCount(int processId, ProcessTable.Lifetime process, int threadId, List<StackFrame> frames, long count) {
 
         /** {@code name (pid)} as the root of a folded stack; {@code ? (-1)} when unknown. */
         public String processLabel() {

@@ -70,19 +70,26 @@ public final class TraceModel {
 
     /** Reads {@code files}, merged in time order (two passes); the files stay open. */
     public static TraceModel read(List<EtlFile> files) {
+        EtlRecordEvent r = new EtlRecordEvent();
+        return read(each -> {
+            EtlCursor c = cursor(files);
+            while (c.advance()) {
+                each.accept(r.of(c.record()));
+            }
+        });
+    }
+
+    /**
+     * Reads the records a pass hands out, in time order; called twice. Records are used during the call only.
+     * For tests and other record sources.
+     */
+    static TraceModel read(java.util.function.Consumer<java.util.function.Consumer<RawEventRecord>> pass) {
         TraceModel m = new TraceModel();
         EventDecoder decoder = new EventDecoder();
-        EtlRecordEvent r = new EtlRecordEvent();
-        EtlCursor c = cursor(files);
-        while (c.advance()) {
-            m.learn(r.of(c.record()), decoder);
-        }
+        pass.accept(r -> m.learn(r, decoder));
         m.finishThreads();
         Sampler s = m.new Sampler();
-        c = cursor(files);
-        while (c.advance()) {
-            s.accept(r.of(c.record()));
-        }
+        pass.accept(s::accept);
         m.profile = s.finish();
         return m;
     }
@@ -365,7 +372,7 @@ public final class TraceModel {
                 CpuProfile.Builder.Key k = e.getKey();
                 ProcessTable.Lifetime life = k.pid() == -1 ? null : context.processes().lifetime(k.pid(),
                         k.processStart());
-                stacks.add(new CpuProfile.StackCount(life, k.tid(), k.frames(), e.getValue()));
+                stacks.add(new CpuProfile.StackCount(k.pid(), life, k.tid(), k.frames(), e.getValue()));
             }
             stacks.sort((a, b) -> Long.compare(b.count(), a.count()));
             return new CpuProfile(stacks, out.samples, out.samplesWithStack, interval);
