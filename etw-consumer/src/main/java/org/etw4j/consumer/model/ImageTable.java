@@ -8,7 +8,8 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * The images of a trace per process, found by address and time. Mutable while {@link TraceModel} fills it from the
+ * The images of a trace per process, found by address and time; also the code ranges of JIT-compiled .NET methods
+ * (same lifetime rules: load, rundown, unload), with the method's name as path. Mutable while {@link TraceModel} fills it from the
  * trace's Image events in time order, read-only afterwards; not thread-safe while filled.
  *
  * <p>An image is open from its Load (or rundown DCStart, or a DCStop that no Load preceded: mapped before the trace)

@@ -37,8 +37,9 @@ import org.etw4j.spi.RawEventRecord;
  * {@link StackKeyTable}). Memory is per process, thread, image, cached stack and distinct sampled stack, never per
  * event.
  *
- * <p>Not done (yet): names of native functions (need PDB symbol files, which traces do not carry: out of scope),
- * .NET JIT-compiled frames resolved from the CLR's MethodLoadVerbose / MethodDCStopVerbose events, stacks attached
+ * <p>Frames in code the CLR compiled at run time resolve to the method ({@link ClrMethod}) its MethodLoadVerbose /
+ * rundown events describe. Not done (yet): names of native functions (need PDB symbol files, which traces do not
+ * carry: out of scope), the .NET module of a JIT-compiled method, stacks attached
  * to events as EVENT_HEADER extended items, and stacks of events other than CPU samples.
  */
 public final class TraceModel {
@@ -54,6 +55,8 @@ public final class TraceModel {
     private final Map<Integer, List<TraceThread>> threadsById = new HashMap<>();
     private final List<TraceThread> threadOrder = new ArrayList<>();
     private final StackKeyTable keys = new StackKeyTable();
+    /** JIT-compiled methods' code, the method's full name as "path". */
+    private final ImageTable methods = new ImageTable(p -> null);
     private long interval = -1;
     private long otherStacks;
     private CpuProfile profile;
@@ -157,6 +160,23 @@ public final class TraceModel {
         return i;
     }
 
+    /**
+     * The JIT-compiled .NET method whose code holds {@code address} in process {@code pid} at {@code time}, or
+     * {@code null}.
+     */
+    public ClrMethod method(long address, int pid, long time) {
+        TraceImage m = methods.find(address, pid, time);
+        return m == null ? null
+                : new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload());
+    }
+
+    /** Every JIT-compiled method the trace's CLR events describe, in the order they did. */
+    public List<ClrMethod> methods() {
+        return methods.all().stream()
+                .map(m -> new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload()))
+                .toList();
+    }
+
     /** The CPU samples with their stacks. */
     public CpuProfile cpuProfile() {
         return profile;
@@ -177,6 +197,7 @@ public final class TraceModel {
     private void learn(RawEventRecord r, EventDecoder decoder) {
         context.learn(r, decoder);
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
+            clrMethod(r);
             return;
         }
         int op = r.opcode();
@@ -221,6 +242,65 @@ public final class TraceModel {
                 interval = newInterval;
             }
         }
+    }
+
+    /** The CLR runtime provider (Microsoft-Windows-DotNETRuntime), ClrEtwAll.man. */
+    private static final Guid CLR_RUNTIME = Guid.parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+    /** The CLR rundown provider (Microsoft-Windows-DotNETRuntimeRundown), ClrEtwAll.man. */
+    private static final Guid CLR_RUNDOWN = Guid.parse("a669021c-c450-4609-a035-5af59af4df18");
+
+    /**
+     * MethodLoadVerbose / MethodUnloadVerbose (runtime 143/144), MethodDCStartVerbose / MethodDCEndVerbose (rundown
+     * 143/144): template MethodLoadUnloadVerbose, every version starting with MethodID u64, ModuleID u64,
+     * MethodStartAddress u64, MethodSize u32, MethodToken u32, MethodFlags u32, MethodNamespace, MethodName (UTF-16,
+     * NUL-terminated) (ClrEtwAll.man). The process is the record's.
+     */
+    private void clrMethod(RawEventRecord r) {
+        boolean runtime = is(r, CLR_RUNTIME);
+        if (!runtime && !is(r, CLR_RUNDOWN) || r.id() != 143 && r.id() != 144 || r.processId() == -1) {
+            return;
+        }
+        ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+        int at = b.position();
+        int end = b.limit();
+        if (end - at < 36) {
+            return;
+        }
+        long start = b.getLong(at + 16);
+        long size = b.getInt(at + 24) & 0xFFFF_FFFFL;
+        int[] next = {at + 36};
+        String namespace = utf16z(b, next, end);
+        String name = utf16z(b, next, end);
+        if (name == null) {
+            return;
+        }
+        String full = ClrMethod.fullName(namespace, name);
+        int pid = r.processId();
+        if (runtime) {
+            if (r.id() == 143) {
+                methods.load(pid, start, size, full, r.timestamp());
+            } else {
+                methods.unload(pid, start, size, full, r.timestamp());
+            }
+        } else if (r.id() == 143) {
+            methods.load(pid, start, size, full, Long.MIN_VALUE);
+        } else {
+            methods.stillMapped(pid, start, size, full);
+        }
+    }
+
+    /** A NUL-terminated UTF-16LE string at {@code at[0]} (advanced past it), or {@code null} when unterminated. */
+    private static String utf16z(ByteBuffer b, int[] at, int end) {
+        StringBuilder s = new StringBuilder();
+        for (int i = at[0]; i + 1 < end; i += 2) {
+            char c = b.getChar(i);
+            if (c == 0) {
+                at[0] = i + 2;
+                return s.toString();
+            }
+            s.append(c);
+        }
+        return null;
     }
 
     /** Open (not yet stopped) thread instances by id while the first pass runs. */
@@ -343,23 +423,29 @@ public final class TraceModel {
             long start = life == null ? Long.MIN_VALUE : life.start();
             List<StackFrame> frames = new ArrayList<>();
             if (p.unknownKey) {
-                frames.add(new StackFrame(StackFrame.UNKNOWN_KEY, null, 0));
+                frames.add(new StackFrame(StackFrame.UNKNOWN_KEY, null, null, 0));
             }
             // Parts come leaf part first (kernel, then user); within a part frames are leaf first: reverse all.
             for (int i = p.parts.size() - 1; i >= 0; i--) {
                 long[] part = p.parts.get(i);
                 for (int j = part.length - 1; j >= 0; j--) {
-                    frames.add(StackFrame.of(image(part[j], pid, p.time, p.pointerSize), part[j]));
+                    frames.add(frame(part[j], pid, p.time, p.pointerSize));
                 }
             }
             if (p.parts.isEmpty() && !p.unknownKey) {
-                frames.add(StackFrame.of(image(p.ip, pid, p.time, p.pointerSize), p.ip));
+                frames.add(frame(p.ip, pid, p.time, p.pointerSize));
             }
             out.samples++;
             if (p.stacked) {
                 out.samplesWithStack++;
             }
             out.counts.merge(new CpuProfile.Builder.Key(pid, start, p.tid, List.copyOf(frames)), 1L, Long::sum);
+        }
+
+        /** An address resolved: an image of the process (or the kernel's), else a JIT-compiled method. */
+        private StackFrame frame(long address, int pid, long time, int pointerSize) {
+            TraceImage i = image(address, pid, time, pointerSize);
+            return StackFrame.of(i, i == null && pid > 0 ? method(address, pid, time) : null, address);
         }
 
         CpuProfile finish() {

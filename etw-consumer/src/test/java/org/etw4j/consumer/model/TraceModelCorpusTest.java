@@ -98,6 +98,54 @@ class TraceModelCorpusTest {
         assertTrue(model.cpuProfile().samplesWithStack() > 0);
     }
 
+    /**
+     * JIT-compiled frames name methods that the trace's own CLR method events list (decoded here independently,
+     * with the shared ClrEtwAll.man: MethodNamespace + "." + MethodName of MethodLoadVerbose and the rundown's
+     * MethodDCEndVerbose), and their addresses lie in the method's [MethodStartAddress, + MethodSize).
+     */
+    @Test
+    void jitFramesResolveToMethodsTheTracesOwnClrEventsList() throws IOException {
+        org.etw4j.consumer.decode.ManifestRegistry registry = new org.etw4j.consumer.decode.ManifestRegistry();
+        registry.register(org.etw4j.testing.SharedData.resolve("manifests/ClrEtwAll.man"));
+        EventDecoder decoder = new EventDecoder(registry);
+        Set<String> listed = new HashSet<>();
+        EtlRecordEvent r = new EtlRecordEvent();
+        try (EtlFile f = EtlFile.open(CorpusFiles.file(TRACE))) {
+            EtlCursor c = f.cursor();
+            while (c.advance()) {
+                r.of(c.record());
+                String p = r.providerId().toString();
+                if ((p.equals("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4") || p.equals("a669021c-c450-4609-a035-5af59af4df18"))
+                        && (r.id() == 143 || r.id() == 144)) {
+                    DecodedEvent e = decoder.decode(r);
+                    listed.add(e.field("MethodNamespace").value() + "." + e.field("MethodName").value());
+                }
+            }
+        }
+        long jitFrames = 0;
+        long jitSamplesInTest = 0;
+        for (CpuProfile.StackCount s : model.cpuProfile().stacks()) {
+            boolean jit = false;
+            for (StackFrame f : s.frames()) {
+                if (f.method() != null) {
+                    jit = true;
+                    jitFrames++;
+                    assertTrue(listed.contains(f.method().fullName()), f.toString());
+                    assertTrue(f.method().contains(f.address()), f.toString());
+                    assertEquals(s.processId(), f.method().processId());
+                    assertEquals(f.method().fullName() + "+0x" + Long.toHexString(f.offset()), f.name());
+                }
+            }
+            if (jit && s.processId() == 3676) {
+                jitSamplesInTest += s.count();
+            }
+        }
+        assertTrue(jitFrames > 0);
+        assertTrue(jitSamplesInTest > 0, "Test.x64 runs managed code");
+        assertTrue(model.cpuProfile().stacks().stream().flatMap(s -> s.frames().stream())
+                .anyMatch(f -> f.name().startsWith("Test.Program.Main+0x")), "the test program's entry point");
+    }
+
     @Test
     void collapsedOutputSumsToTheSampleCount() throws IOException {
         StringBuilder out = new StringBuilder();
