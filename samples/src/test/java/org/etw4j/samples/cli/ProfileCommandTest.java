@@ -82,4 +82,12 @@ class ProfileCommandTest {
         assertEquals("", none.out());
         assertTrue(none.err().contains("no CPU samples of the selected processes"), none.toString());
     }
+
+    @Test
+    void aTraceWithoutSamplesSaysSo() {
+        Cli.Result r = Cli.run("profile", SharedData.resolve("etl-corpus/krabsetw__powershell.etl").toString());
+        assertEquals(0, r.code(), r.toString());
+        assertEquals("", r.out());
+        assertTrue(r.err().contains("no CPU samples in the trace"), r.toString());
+    }
 }
