@@ -15,6 +15,8 @@ module org.etw4j.consumer {
     exports org.etw4j.consumer.decode;
     exports org.etw4j.consumer.writer;
     exports org.etw4j.consumer.relog;
+    // The trace model: processes, threads, images, stacks, CPU profiles.
+    exports org.etw4j.consumer.model;
 
     provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.writer.EtlLogFileSinkFactory;
 }

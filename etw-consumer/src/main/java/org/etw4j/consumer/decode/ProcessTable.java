@@ -30,6 +30,10 @@ public final class ProcessTable {
         String commandLine = "";
         String imageNtPath;
         boolean ended;
+        /** FILETIME of the Start event, {@link Long#MIN_VALUE} when it began before the trace (rundown). */
+        long start = Long.MIN_VALUE;
+        /** FILETIME of the Stop/Defunct event, {@link Long#MAX_VALUE} while none came. */
+        long stop = Long.MAX_VALUE;
         /** The value last handed out, and the volume-map size it was computed with. */
         ProcessInfo info;
         int infoMapSize = -1;
@@ -41,6 +45,8 @@ public final class ProcessTable {
 
     private final VolumeMap volumes;
     private final TimeHistory<Integer, Instance> processes = new TimeHistory<>();
+    /** Every instance in the order the trace first described it (for {@link #lifetimes}). */
+    private final java.util.List<Instance> instances = new java.util.ArrayList<>();
     private final TimeHistory<Integer, Integer> threads = new TimeHistory<>();
 
     /** A table whose image paths are shown in drive-letter form by {@code volumes}. */
@@ -100,7 +106,11 @@ public final class ProcessTable {
         Instance p = processes.latest(pid);
         if (op == START || p == null || (p.ended && op == DC_START)) {
             p = new Instance(pid);
-            processes.put(pid, op == START ? time : Long.MIN_VALUE, p);
+            if (op == START) {
+                p.start = time;
+            }
+            processes.put(pid, p.start, p);
+            instances.add(p);
         }
         Integer parent = intField(e, "ParentID");
         if (parent != null) {
@@ -117,6 +127,9 @@ public final class ProcessTable {
             p.commandLine = cl;
         }
         if (op == STOP || op == DEFUNCT) {
+            if (!p.ended) {
+                p.stop = time;
+            }
             p.ended = true;
         }
         p.infoMapSize = -1;
@@ -125,9 +138,10 @@ public final class ProcessTable {
     /** The process {@code pid} meant at {@code time} (FILETIME), or {@code null} when the trace never described it. */
     public ProcessInfo find(int pid, long time) {
         Instance p = processes.at(pid, time);
-        if (p == null) {
-            return null;
-        }
+        return p == null ? null : info(p);
+    }
+
+    private ProcessInfo info(Instance p) {
         if (p.info == null || p.infoMapSize != volumes.size()) {
             String dos = volumes.toDos(p.imageNtPath);
             p.info = new ProcessInfo(p.pid, p.parentId, ProcessInfo.nameOf(p.imageFileName), p.imageFileName,
@@ -135,6 +149,34 @@ public final class ProcessTable {
             p.infoMapSize = volumes.size();
         }
         return p.info;
+    }
+
+    /**
+     * One process instance and when it ran.
+     *
+     * @param process what the trace says about it, as {@link #find} gives it
+     * @param start   FILETIME of its Start event, {@link Long#MIN_VALUE} when it began before the trace
+     * @param stop    FILETIME of its Stop (or Defunct) event, {@link Long#MAX_VALUE} when the trace saw no end
+     */
+    public record Lifetime(ProcessInfo process, long start, long stop) {
+    }
+
+    /**
+     * Every process instance described so far, in the order the trace first described them; a reused process id
+     * gives one entry per instance.
+     */
+    public java.util.List<Lifetime> lifetimes() {
+        java.util.List<Lifetime> out = new java.util.ArrayList<>(instances.size());
+        for (Instance p : instances) {
+            out.add(new Lifetime(info(p), p.start, p.stop));
+        }
+        return out;
+    }
+
+    /** The instance of {@code pid} at {@code time} as a {@link Lifetime}, or {@code null} (rule of {@link #find}). */
+    public Lifetime lifetime(int pid, long time) {
+        Instance p = processes.at(pid, time);
+        return p == null ? null : new Lifetime(info(p), p.start, p.stop);
     }
 
     /** The process thread {@code tid} belonged to at {@code time}, or {@code -1} when no thread event named it. */

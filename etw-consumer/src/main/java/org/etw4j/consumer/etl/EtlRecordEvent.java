@@ -71,6 +71,12 @@ public final class EtlRecordEvent implements RawEventRecord {
         return v().timestampFileTime();
     }
 
+    /** The timestamp as the trace's clock stored it (QPC ticks, FILETIME or CPU cycles; see {@link EtlClock}). */
+    @Override
+    public long rawTimestamp() {
+        return v().timestamp();
+    }
+
     @Override
     public long providerIdMsb() {
         return v().providerIdMostSignificantBits();

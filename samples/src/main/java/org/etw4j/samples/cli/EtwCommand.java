@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
             GuidCommand.class,
             SummaryCommand.class,
             DumpCommand.class,
+            ProfileCommand.class,
             RecordCommand.class,
             LiveCommand.class,
             CommandLine.HelpCommand.class

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code --help} on every command, and the exit codes of usage and runtime errors. */
 class HelpAndUsageTest {
-    private static final List<String> COMMANDS = List.of("demo", "guid", "summary", "dump", "record", "live");
+    private static final List<String> COMMANDS = List.of("demo", "guid", "summary", "dump", "profile", "record", "live");
 
     @Test
     void everyCommandIsCoveredHere() {

@@ -1,0 +1,491 @@
+package org.etw4j.consumer.model;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.etw4j.Guid;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.KernelSchemas;
+import org.etw4j.consumer.decode.ProcessTable;
+import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlMergedCursor;
+import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.spi.RawEventRecord;
+
+/**
+ * What a kernel trace says about its processes, threads, images, stacks and CPU samples, in the manner of
+ * TraceEvent's TraceLog: processes (reused ids kept apart), threads, images per process with their load and unload
+ * times, lookups by (pid, time) and (address, pid, time), and the CPU samples joined to their stacks, resolved to
+ * {@code module!+offset} frames. Times are FILETIME (100 ns since 1601 UTC). Immutable once read; thread-safe for
+ * reading.
+ *
+ * <p>Built by {@link #read}, which reads the files twice as TraceLog does: the first pass learns processes, threads
+ * and the volume mapping (through a {@link TraceContext}), images, stack-key definitions and the sampling interval;
+ * the second joins every PerfInfo/SampleProf event (opcode 46) to the StackWalk events that follow it for the same
+ * thread and timestamp (StackWalk/Stack, opcode 32: EventTimeStamp, StackProcess, StackThread, then the frames,
+ * leaf first, pointer-sized as the record header says; with stack caching StackKeyKernel 37 / StackKeyUser 38, see
+ * {@link StackKeyTable}). Memory is per process, thread, image, cached stack and distinct sampled stack, never per
+ * event.
+ *
+ * <p>Frames in code the CLR compiled at run time resolve to the method ({@link ClrMethod}) its MethodLoadVerbose /
+ * rundown events describe. Not done (yet): names of native functions (need PDB symbol files, which traces do not
+ * carry: out of scope), the .NET module of a JIT-compiled method, stacks attached
+ * to events as EVENT_HEADER extended items, and stacks of events other than CPU samples.
+ */
+public final class TraceModel {
+
+    /** Pointer-sized addresses at or above this (unsigned) are in system space on 64-bit Windows (MS Learn,
+     * "Virtual address spaces": user space is 0x000'00000000 through 0x7FFF'FFFFFFFF). */
+    private static final long USER_LIMIT_64 = 0x0000_7FFF_FFFF_FFFFL;
+    /** 32-bit: user space 0x00000000 through 0x7FFFFFFF by default (same page; /3GB raises it, see lookup). */
+    private static final long USER_LIMIT_32 = 0x7FFF_FFFFL;
+
+    private final TraceContext context = new TraceContext();
+    private final ImageTable images = new ImageTable(p -> context.volumes().toDos(p));
+    private final Map<Integer, List<TraceThread>> threadsById = new HashMap<>();
+    private final List<TraceThread> threadOrder = new ArrayList<>();
+    private final StackKeyTable keys = new StackKeyTable();
+    /** JIT-compiled methods' code, the method's full name as "path". */
+    private final ImageTable methods = new ImageTable(p -> null);
+    private long interval = -1;
+    private long otherStacks;
+    private CpuProfile profile;
+
+    private TraceModel() {
+    }
+
+    /** Reads {@code etl} (two passes). */
+    public static TraceModel read(Path etl) throws IOException {
+        try (EtlFile f = EtlFile.open(etl)) {
+            return read(List.of(f));
+        }
+    }
+
+    /** Reads {@code files}, merged in time order (two passes); the files stay open. */
+    public static TraceModel read(List<EtlFile> files) {
+        EtlRecordEvent r = new EtlRecordEvent();
+        return read(each -> {
+            EtlCursor c = cursor(files);
+            while (c.advance()) {
+                each.accept(r.of(c.record()));
+            }
+        });
+    }
+
+    /**
+     * Reads the records a pass hands out, in time order; called twice. Records are used during the call only.
+     * For tests and other record sources.
+     */
+    static TraceModel read(java.util.function.Consumer<java.util.function.Consumer<RawEventRecord>> pass) {
+        TraceModel m = new TraceModel();
+        EventDecoder decoder = new EventDecoder();
+        pass.accept(r -> m.learn(r, decoder));
+        m.finishThreads();
+        Sampler s = m.new Sampler();
+        pass.accept(s::accept);
+        m.profile = s.finish();
+        return m;
+    }
+
+    private static EtlCursor cursor(List<EtlFile> files) {
+        return files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
+    }
+
+    // ------------------------------------------------------------------------------------------ queries
+
+    /** The trace's context: volume mapping, process table (as {@code etw dump} presents events with it). */
+    public TraceContext context() {
+        return context;
+    }
+
+    /** Every process instance, in the order the trace first described them; a reused id gives one per instance. */
+    public List<ProcessTable.Lifetime> processes() {
+        return context.processes().lifetimes();
+    }
+
+    /** The process {@code pid} meant at {@code time}, or {@code null} (rule: {@link ProcessTable}). */
+    public ProcessTable.Lifetime process(int pid, long time) {
+        return context.processes().lifetime(pid, time);
+    }
+
+    /** Every thread instance in the order the trace described them. */
+    public List<TraceThread> threads() {
+        return List.copyOf(threadOrder);
+    }
+
+    /**
+     * The thread {@code tid} meant at {@code time}: the instance that started last at or before it, else the first
+     * (an event before the rundown that describes its thread); {@code null} when no Thread event named it.
+     */
+    public TraceThread thread(int tid, long time) {
+        List<TraceThread> l = threadsById.get(tid);
+        if (l == null) {
+            return null;
+        }
+        for (int i = l.size() - 1; i >= 0; i--) {
+            if (l.get(i).start() <= time) {
+                return l.get(i);
+            }
+        }
+        return l.get(0);
+    }
+
+    /** Every image in the order the trace described them. */
+    public List<TraceImage> images() {
+        return images.all();
+    }
+
+    /**
+     * The image holding {@code address} in process {@code pid} at {@code time}: system-space addresses (above the
+     * user-space limit of the pointer size) are looked up among the kernel's images (process 0), the others among
+     * the process's; then the other table. {@code null} when no image of the trace holds it.
+     */
+    public TraceImage image(long address, int pid, long time, int pointerSize) {
+        boolean system = pointerSize == 4 ? (address & 0xFFFF_FFFFL) > USER_LIMIT_32
+                : Long.compareUnsigned(address, USER_LIMIT_64) > 0;
+        TraceImage i = images.find(address, system ? 0 : pid, time);
+        if (i == null && pid != 0) {
+            i = images.find(address, system ? pid : 0, time);
+        }
+        return i;
+    }
+
+    /**
+     * The JIT-compiled .NET method whose code holds {@code address} in process {@code pid} at {@code time}, or
+     * {@code null}.
+     */
+    public ClrMethod method(long address, int pid, long time) {
+        TraceImage m = methods.find(address, pid, time);
+        return m == null ? null
+                : new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload());
+    }
+
+    /** Every JIT-compiled method the trace's CLR events describe, in the order they did. */
+    public List<ClrMethod> methods() {
+        return methods.all().stream()
+                .map(m -> new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload()))
+                .toList();
+    }
+
+    /** The CPU samples with their stacks. */
+    public CpuProfile cpuProfile() {
+        return profile;
+    }
+
+    /** Number of StackWalk stacks (or stack-key references) that belong to events other than CPU samples. */
+    public long stacksOfOtherEvents() {
+        return otherStacks;
+    }
+
+    /** Number of stack-key definitions (StackWalk KeyCreate/KeyDelete/KeyRundown) in the trace. */
+    public int stackKeyDefinitions() {
+        return keys.definitions();
+    }
+
+    // ------------------------------------------------------------------------------------------ first pass
+
+    private void learn(RawEventRecord r, EventDecoder decoder) {
+        context.learn(r, decoder);
+        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
+            clrMethod(r);
+            return;
+        }
+        int op = r.opcode();
+        long time = r.timestamp();
+        if (is(r, KernelSchemas.IMAGE) && (op == 10 || op == 2 || op == 3 || op == 4)) {
+            DecodedEvent e = decoder.decode(r);
+            Long base = asLong(e, "ImageBase");
+            Long size = asLong(e, "ImageSize");
+            Long pid = asLong(e, "ProcessID");
+            EventField file = e.field("FileName");
+            if (base == null || size == null || pid == null || file == null || !(file.value() instanceof String path)) {
+                return;
+            }
+            int p = (int) (long) pid;
+            switch (op) {
+                case 10 -> images.load(p, base, size, path, time);
+                case 3 -> images.load(p, base, size, path, Long.MIN_VALUE);
+                case 4 -> images.stillMapped(p, base, size, path);
+                default -> images.unload(p, base, size, path, time);
+            }
+        } else if (is(r, KernelSchemas.THREAD) && op >= 1 && op <= 4) {
+            DecodedEvent e = decoder.decode(r);
+            Long pid = asLong(e, "ProcessID");
+            Long tid = asLong(e, "ThreadID");
+            if (pid != null && tid != null) {
+                thread((int) (long) tid, (int) (long) pid, op, time);
+            }
+        } else if (is(r, KernelSchemas.STACK_WALK) && op >= StackKeyTable.KEY_CREATE
+                && op <= StackKeyTable.KEY_RUNDOWN) {
+            ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+            int ps = r.pointerSize();
+            int at = b.position();
+            int end = b.limit();
+            if (end - at >= ps) {
+                keys.define(pointer(b, at, ps), r.rawTimestamp(), frames(b, at + ps, end, ps));
+            }
+        } else if (is(r, KernelSchemas.PERF_INFO) && (op == 72 || op == 73) && interval < 0) {
+            DecodedEvent e = decoder.decode(r);
+            Long source = asLong(e, "SampleSource");
+            Long newInterval = asLong(e, "NewInterval");
+            if (source != null && source == 0 && newInterval != null) { // source 0: the profile timer
+                interval = newInterval;
+            }
+        }
+    }
+
+    /** The CLR runtime provider (Microsoft-Windows-DotNETRuntime), ClrEtwAll.man. */
+    private static final Guid CLR_RUNTIME = Guid.parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+    /** The CLR rundown provider (Microsoft-Windows-DotNETRuntimeRundown), ClrEtwAll.man. */
+    private static final Guid CLR_RUNDOWN = Guid.parse("a669021c-c450-4609-a035-5af59af4df18");
+
+    /**
+     * MethodLoadVerbose / MethodUnloadVerbose (runtime 143/144), MethodDCStartVerbose / MethodDCEndVerbose (rundown
+     * 143/144): template MethodLoadUnloadVerbose, every version starting with MethodID u64, ModuleID u64,
+     * MethodStartAddress u64, MethodSize u32, MethodToken u32, MethodFlags u32, MethodNamespace, MethodName (UTF-16,
+     * NUL-terminated) (ClrEtwAll.man). The process is the record's.
+     */
+    private void clrMethod(RawEventRecord r) {
+        boolean runtime = is(r, CLR_RUNTIME);
+        if (!runtime && !is(r, CLR_RUNDOWN) || r.id() != 143 && r.id() != 144 || r.processId() == -1) {
+            return;
+        }
+        ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+        int at = b.position();
+        int end = b.limit();
+        if (end - at < 36) {
+            return;
+        }
+        long start = b.getLong(at + 16);
+        long size = b.getInt(at + 24) & 0xFFFF_FFFFL;
+        int[] next = {at + 36};
+        String namespace = utf16z(b, next, end);
+        String name = utf16z(b, next, end);
+        if (name == null) {
+            return;
+        }
+        String full = ClrMethod.fullName(namespace, name);
+        int pid = r.processId();
+        if (runtime) {
+            if (r.id() == 143) {
+                methods.load(pid, start, size, full, r.timestamp());
+            } else {
+                methods.unload(pid, start, size, full, r.timestamp());
+            }
+        } else if (r.id() == 143) {
+            methods.load(pid, start, size, full, Long.MIN_VALUE);
+        } else {
+            methods.stillMapped(pid, start, size, full);
+        }
+    }
+
+    /** A NUL-terminated UTF-16LE string at {@code at[0]} (advanced past it), or {@code null} when unterminated. */
+    private static String utf16z(ByteBuffer b, int[] at, int end) {
+        StringBuilder s = new StringBuilder();
+        for (int i = at[0]; i + 1 < end; i += 2) {
+            char c = b.getChar(i);
+            if (c == 0) {
+                at[0] = i + 2;
+                return s.toString();
+            }
+            s.append(c);
+        }
+        return null;
+    }
+
+    /** Open (not yet stopped) thread instances by id while the first pass runs. */
+    private final Map<Integer, long[]> openThreads = new HashMap<>();
+
+    private void thread(int tid, int pid, int op, long time) {
+        // Instances are built as long[]{pid, start, stop} while open, then frozen into TraceThread.
+        List<TraceThread> l = threadsById.computeIfAbsent(tid, k -> new ArrayList<>(1));
+        long[] open = openThreads.get(tid);
+        if (op == 1 || open == null || open[0] != pid) { // Start, or first/different description
+            if (open != null) {
+                freeze(tid, open);
+            }
+            open = new long[] {pid, op == 1 ? time : Long.MIN_VALUE, Long.MAX_VALUE};
+            if (op != 1 && !l.isEmpty()) {
+                open[1] = l.get(l.size() - 1).stop(); // described again after an end: from then on
+            }
+            openThreads.put(tid, open);
+        }
+        if (op == 2) {
+            open[2] = time;
+            freeze(tid, open);
+            openThreads.remove(tid);
+        }
+    }
+
+    private void freeze(int tid, long[] t) {
+        TraceThread done = new TraceThread(tid, (int) t[0], t[1], t[2]);
+        threadsById.get(tid).add(done);
+        threadOrder.add(done);
+    }
+
+    private void finishThreads() {
+        for (Map.Entry<Integer, long[]> e : openThreads.entrySet()) {
+            freeze(e.getKey(), e.getValue());
+        }
+        openThreads.clear();
+        for (List<TraceThread> l : threadsById.values()) {
+            l.sort((a, b) -> Long.compare(a.start(), b.start()));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ second pass
+
+    /** A sample waiting for the stack events that follow it. */
+    private static final class Pending {
+        final long raw;
+        final long time;
+        final int tid;
+        final long ip;
+        final int pointerSize;
+        final List<long[]> parts = new ArrayList<>(2);
+        boolean stacked;
+        boolean unknownKey;
+
+        Pending(long raw, long time, int tid, long ip, int pointerSize) {
+            this.raw = raw;
+            this.time = time;
+            this.tid = tid;
+            this.ip = ip;
+            this.pointerSize = pointerSize;
+        }
+    }
+
+    /** Second pass: joins samples and stacks, aggregates. Not thread-safe; one per read. */
+    private final class Sampler {
+        private final Map<Integer, Pending> pending = new HashMap<>();
+        private final CpuProfile.Builder out = new CpuProfile.Builder();
+
+        void accept(RawEventRecord r) {
+            if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
+                return;
+            }
+            int op = r.opcode();
+            int ps = r.pointerSize();
+            if (is(r, KernelSchemas.PERF_INFO) && op == 46) {
+                ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+                int at = b.position();
+                if (b.limit() - at < ps + 4) {
+                    return; // too short: PerfInfo/Sample decodes it with a field error; nothing to attribute
+                }
+                long ip = pointer(b, at, ps);
+                int tid = b.getInt(at + ps);
+                Pending old = pending.put(tid, new Pending(r.rawTimestamp(), r.timestamp(), tid, ip, ps));
+                if (old != null) {
+                    flush(old);
+                }
+            } else if (is(r, KernelSchemas.STACK_WALK) && (op == 32 || op == StackKeyTable.KEY_KERNEL
+                    || op == StackKeyTable.KEY_USER)) {
+                ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+                int at = b.position();
+                int end = b.limit();
+                if (end - at < 16) {
+                    return;
+                }
+                long eventTime = b.getLong(at);
+                int tid = b.getInt(at + 12);
+                Pending p = pending.get(tid);
+                if (p == null || p.raw != eventTime) {
+                    otherStacks++;
+                    return;
+                }
+                p.stacked = true;
+                if (op == 32) {
+                    p.parts.add(frames(b, at + 16, end, ps));
+                } else if (end - at >= 16 + ps) {
+                    long[] f = keys.resolve(pointer(b, at + 16, ps), eventTime);
+                    if (f == null) {
+                        p.unknownKey = true;
+                    } else {
+                        p.parts.add(f);
+                    }
+                }
+            }
+        }
+
+        private void flush(Pending p) {
+            int pid = context.processes().processOfThread(p.tid, p.time);
+            ProcessTable.Lifetime life = pid == -1 ? null : context.processes().lifetime(pid, p.time);
+            long start = life == null ? Long.MIN_VALUE : life.start();
+            List<StackFrame> frames = new ArrayList<>();
+            if (p.unknownKey) {
+                frames.add(new StackFrame(StackFrame.UNKNOWN_KEY, null, null, 0));
+            }
+            // Parts come leaf part first (kernel, then user); within a part frames are leaf first: reverse all.
+            for (int i = p.parts.size() - 1; i >= 0; i--) {
+                long[] part = p.parts.get(i);
+                for (int j = part.length - 1; j >= 0; j--) {
+                    frames.add(frame(part[j], pid, p.time, p.pointerSize));
+                }
+            }
+            if (p.parts.isEmpty() && !p.unknownKey) {
+                frames.add(frame(p.ip, pid, p.time, p.pointerSize));
+            }
+            out.samples++;
+            if (p.stacked) {
+                out.samplesWithStack++;
+            }
+            out.counts.merge(new CpuProfile.Builder.Key(pid, start, p.tid, List.copyOf(frames)), 1L, Long::sum);
+        }
+
+        /** An address resolved: an image of the process (or the kernel's), else a JIT-compiled method. */
+        private StackFrame frame(long address, int pid, long time, int pointerSize) {
+            TraceImage i = image(address, pid, time, pointerSize);
+            return StackFrame.of(i, i == null && pid > 0 ? method(address, pid, time) : null, address);
+        }
+
+        CpuProfile finish() {
+            for (Pending p : pending.values()) {
+                flush(p);
+            }
+            pending.clear();
+            List<CpuProfile.StackCount> stacks = new ArrayList<>(out.counts.size());
+            for (Map.Entry<CpuProfile.Builder.Key, Long> e : out.counts.entrySet()) {
+                CpuProfile.Builder.Key k = e.getKey();
+                ProcessTable.Lifetime life = k.pid() == -1 ? null : context.processes().lifetime(k.pid(),
+                        k.processStart());
+                stacks.add(new CpuProfile.StackCount(k.pid(), life, k.tid(), k.frames(), e.getValue()));
+            }
+            stacks.sort((a, b) -> Long.compare(b.count(), a.count()));
+            return new CpuProfile(stacks, out.samples, out.samplesWithStack, interval);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private static boolean is(RawEventRecord r, Guid g) {
+        return r.providerIdMsb() == g.mostSignificantBits() && r.providerIdLsb() == g.leastSignificantBits();
+    }
+
+    private static Long asLong(DecodedEvent e, String name) {
+        EventField f = e.field(name);
+        return f == null || f.error() != null ? null : f.asLong();
+    }
+
+    private static long pointer(ByteBuffer b, int at, int ps) {
+        return ps == 4 ? b.getInt(at) & 0xFFFF_FFFFL : b.getLong(at);
+    }
+
+    /** The pointer-sized values in {@code [from, end)} (a trailing partial pointer is ignored). */
+    private static long[] frames(ByteBuffer b, int from, int end, int ps) {
+        long[] f = new long[Math.max(0, (end - from) / ps)];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = pointer(b, from + i * ps, ps);
+        }
+        return f;
+    }
+}

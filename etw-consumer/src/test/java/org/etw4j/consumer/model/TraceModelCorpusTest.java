@@ -1,0 +1,179 @@
+package org.etw4j.consumer.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.etw4j.consumer.CorpusFiles;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.KernelSchemas;
+import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The trace model on the corpus's only trace with CPU samples and stacks, perfview__net.4.5.2.x64.etl (79528
+ * PerfInfo/SampleProf events, StackWalk/Stack events and stack caching's key events 35-38; the other corpus traces
+ * have none, as a scan of every file's kernel events shows).
+ */
+class TraceModelCorpusTest {
+
+    private static final String TRACE = "perfview__net.4.5.2.x64.etl";
+    private static TraceModel model;
+
+    @BeforeAll
+    static void read() throws IOException {
+        model = TraceModel.read(CorpusFiles.file(TRACE));
+    }
+
+    /**
+     * A plain count of the PerfInfo/Sample events, each attributed to a process as {@code etw dump} attributes it
+     * (TraceContext.processIdOf: the payload's ThreadID and the Thread events), decoded independently of the model.
+     */
+    private static Map<Integer, Long> plainCounts(Path file) throws IOException {
+        EventDecoder decoder = new EventDecoder();
+        TraceContext context = new TraceContext();
+        EtlRecordEvent r = new EtlRecordEvent();
+        try (EtlFile f = EtlFile.open(file)) {
+            EtlCursor c = f.cursor();
+            while (c.advance()) {
+                context.learn(r.of(c.record()), decoder);
+            }
+            Map<Integer, Long> counts = new HashMap<>();
+            c = f.cursor();
+            while (c.advance()) {
+                r.of(c.record());
+                if (r.providerId().equals(KernelSchemas.PERF_INFO) && r.opcode() == 46) {
+                    DecodedEvent e = decoder.decode(r);
+                    assertEquals("Sample", e.opcodeName());
+                    counts.merge(context.processIdOf(r, e), 1L, Long::sum);
+                }
+            }
+            return counts;
+        }
+    }
+
+    @Test
+    void sampleCountsPerProcessEqualAPlainCountOfTheSampleEvents() throws IOException {
+        Map<Integer, Long> plain = plainCounts(CorpusFiles.file(TRACE));
+        assertEquals(79528L, plain.values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(plain, model.cpuProfile().countsByProcessId());
+        assertEquals(79528L, model.cpuProfile().sampleCount());
+        assertEquals(10000L, model.cpuProfile().intervalHundredNs(),
+                "PerfInfo/CollectionStart NewInterval of the timer source: 1 ms");
+    }
+
+    @Test
+    void everyResolvedFrameLiesInsideTheImageItNamesMappedInItsProcessOrTheKernel() {
+        Set<TraceImage> images = new HashSet<>(model.images());
+        long frames = 0;
+        long resolved = 0;
+        for (CpuProfile.StackCount s : model.cpuProfile().stacks()) {
+            for (StackFrame f : s.frames()) {
+                frames++;
+                if (f.image() == null) {
+                    continue;
+                }
+                resolved++;
+                TraceImage i = f.image();
+                assertTrue(images.contains(i), f + " names an image the trace did not describe");
+                long address = f.address();
+                assertTrue(i.contains(address), f + " outside " + i);
+                assertEquals(address < 0 ? 0 : s.processId(), i.processId(),
+                        f + ": kernel addresses in process 0's images, user addresses in the sampled process's");
+                assertEquals(i.moduleName() + "!+0x" + Long.toHexString(address - i.base()), f.name());
+            }
+        }
+        assertTrue(resolved > frames / 2, resolved + " of " + frames + " distinct frames resolved");
+        assertTrue(model.cpuProfile().samplesWithStack() > 0);
+    }
+
+    /**
+     * JIT-compiled frames name methods that the trace's own CLR method events list (decoded here independently,
+     * with the shared ClrEtwAll.man: MethodNamespace + "." + MethodName of MethodLoadVerbose and the rundown's
+     * MethodDCEndVerbose), and their addresses lie in the method's [MethodStartAddress, + MethodSize).
+     */
+    @Test
+    void jitFramesResolveToMethodsTheTracesOwnClrEventsList() throws IOException {
+        org.etw4j.consumer.decode.ManifestRegistry registry = new org.etw4j.consumer.decode.ManifestRegistry();
+        registry.register(org.etw4j.testing.SharedData.resolve("manifests/ClrEtwAll.man"));
+        EventDecoder decoder = new EventDecoder(registry);
+        Set<String> listed = new HashSet<>();
+        EtlRecordEvent r = new EtlRecordEvent();
+        try (EtlFile f = EtlFile.open(CorpusFiles.file(TRACE))) {
+            EtlCursor c = f.cursor();
+            while (c.advance()) {
+                r.of(c.record());
+                String p = r.providerId().toString();
+                if ((p.equals("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4") || p.equals("a669021c-c450-4609-a035-5af59af4df18"))
+                        && (r.id() == 143 || r.id() == 144)) {
+                    DecodedEvent e = decoder.decode(r);
+                    listed.add(e.field("MethodNamespace").value() + "." + e.field("MethodName").value());
+                }
+            }
+        }
+        long jitFrames = 0;
+        long jitSamplesInTest = 0;
+        for (CpuProfile.StackCount s : model.cpuProfile().stacks()) {
+            boolean jit = false;
+            for (StackFrame f : s.frames()) {
+                if (f.method() != null) {
+                    jit = true;
+                    jitFrames++;
+                    assertTrue(listed.contains(f.method().fullName()), f.toString());
+                    assertTrue(f.method().contains(f.address()), f.toString());
+                    assertEquals(s.processId(), f.method().processId());
+                    assertEquals(f.method().fullName() + "+0x" + Long.toHexString(f.offset()), f.name());
+                }
+            }
+            if (jit && s.processId() == 3676) {
+                jitSamplesInTest += s.count();
+            }
+        }
+        assertTrue(jitFrames > 0);
+        assertTrue(jitSamplesInTest > 0, "Test.x64 runs managed code");
+        assertTrue(model.cpuProfile().stacks().stream().flatMap(s -> s.frames().stream())
+                .anyMatch(f -> f.name().startsWith("Test.Program.Main+0x")), "the test program's entry point");
+    }
+
+    @Test
+    void collapsedOutputSumsToTheSampleCount() throws IOException {
+        StringBuilder out = new StringBuilder();
+        model.cpuProfile().writeCollapsed(out, true);
+        long sum = 0;
+        for (String line : out.toString().split("\n")) {
+            sum += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            assertTrue(line.startsWith(line.substring(0, line.indexOf(';'))) && line.indexOf(';') > 0, line);
+        }
+        assertEquals(model.cpuProfile().sampleCount(), sum);
+    }
+
+    @Test
+    void processesThreadsAndImagesComeFromTheKernelEvents() {
+        // The trace's Process events: Start 3676 Test.x64.exe at 132404548233567925, its Stop at
+        // 132404548288259013, Defunct for 616 smss.exe and 988 LogonUI.exe; the rundown describes the rest.
+        var started = model.processes().stream().filter(p -> p.start() != Long.MIN_VALUE).toList();
+        assertEquals(1, started.size());
+        assertEquals("Test.x64", started.get(0).process().name());
+        assertEquals(132404548233567925L, started.get(0).start());
+        assertEquals(132404548288259013L, started.get(0).stop());
+        assertEquals(Set.of("Test.x64", "smss", "LogonUI"), model.processes().stream()
+                .filter(p -> p.stop() != Long.MAX_VALUE).map(p -> p.process().name())
+                .collect(java.util.stream.Collectors.toSet()));
+        TraceImage kernel = model.images().stream().filter(i -> i.fileName().equalsIgnoreCase("ntoskrnl.exe"))
+                .findFirst().orElseThrow();
+        assertEquals(0, kernel.processId());
+        assertNotNull(model.image(kernel.base() + 16, 1234, 0, 8));
+        assertEquals(kernel, model.image(kernel.base() + 16, 1234, Long.MAX_VALUE - 1, 8));
+    }
+}
