@@ -33,6 +33,12 @@ import org.etw4j.format.PrimitiveReader;
  * for bad data.
  */
 public final class PayloadDecoder {
+    /**
+     * How many elements of zero bytes an array may have before decoding stops with a field problem: a hostile count
+     * (up to 2^32) of elements that consume nothing must not fill the heap (found by etw-fuzz).
+     */
+    static final int MAX_EMPTY_ELEMENTS = 65536;
+
 
     private PayloadDecoder() {
     }
@@ -190,6 +196,12 @@ public final class PayloadDecoder {
                     // Zero-size elements at the end of the data: a corrupt count must not spin for billions of rounds.
                     break;
                 }
+                // Elements of no bytes before the end (a NULL type, an empty counted string) repeat forever too.
+                if (pos == before && i + 1 < count && values.size() >= MAX_EMPTY_ELEMENTS) {
+                    // the elements may be null (type NULL): List.copyOf would refuse them
+                    return EventField.failed(d.name(), d.inType(), d.outType(),
+                            java.util.Collections.unmodifiableList(values), count + " elements of 0 bytes: stopped after " + values.size(), bytes(start, pos - start));
+                }
             }
             return EventField.of(d.name(), d.inType(), d.outType(),
                     applyOutType(java.util.Collections.unmodifiableList(values), d.outType()), null);
@@ -220,7 +232,7 @@ public final class PayloadDecoder {
                             "data ended after " + (i + 1) + " of " + count + " elements", bytes(start, pos - start));
                 }
                 // Elements of no bytes repeat forever: a hostile count (up to 2^32) must not fill the heap.
-                if (pos == before && i + 1 < count && elements.size() >= 65536) {
+                if (pos == before && i + 1 < count && elements.size() >= MAX_EMPTY_ELEMENTS) {
                     return EventField.failed(s.name(), InType.STRUCT, OutType.NULL, List.copyOf(elements),
                             count + " elements of 0 bytes: stopped after " + elements.size(), bytes(start, pos - start));
                 }
