@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
@@ -19,6 +21,7 @@ import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -38,9 +41,10 @@ import org.etw4j.spi.RawEventRecord;
  * event.
  *
  * <p>Frames in code the CLR compiled at run time resolve to the method ({@link ClrMethod}) its MethodLoadVerbose /
- * rundown events describe. Not done (yet): names of native functions (need PDB symbol files, which traces do not
- * carry: out of scope), the .NET module of a JIT-compiled method, stacks attached
- * to events as EVENT_HEADER extended items, and stacks of events other than CPU samples.
+ * rundown events describe. Every event with a stack, not only CPU samples, has it looked up by {@link #stack}: the
+ * StackWalk events that name it, or its own EVENT_HEADER stack extended items (STACK_TRACE32/64, STACK_KEY32/64,
+ * a kernel part joined to its user-mode part by MatchId), see {@link EventStack}. Not done: names of native
+ * functions (need PDB symbol files, which traces do not carry: out of scope).
  */
 public final class TraceModel {
 
@@ -59,6 +63,9 @@ public final class TraceModel {
     private final ImageTable methods = new ImageTable(p -> null);
     private long interval = -1;
     private long otherStacks;
+    /** Stack extended items too short to hold a MatchId and one address or key. */
+    private long warnings;
+    private final EventStackTable eventStacks = new EventStackTable();
     private CpuProfile profile;
 
     private TraceModel() {
@@ -66,19 +73,42 @@ public final class TraceModel {
 
     /** Reads {@code etl} (two passes). */
     public static TraceModel read(Path etl) throws IOException {
+        return read(etl, ReadProgress.NONE);
+    }
+
+    /** Reads {@code etl} (two passes), telling {@code progress} how far it is. */
+    public static TraceModel read(Path etl, ReadProgress progress) throws IOException {
         try (EtlFile f = EtlFile.open(etl)) {
-            return read(List.of(f));
+            return read(List.of(f), progress);
         }
     }
 
     /** Reads {@code files}, merged in time order (two passes); the files stay open. */
     public static TraceModel read(List<EtlFile> files) {
+        return read(files, ReadProgress.NONE);
+    }
+
+    /**
+     * Reads {@code files}, merged in time order (two passes), telling {@code progress} how far it is (on this
+     * thread, every 4096 records and at the end of each pass); the files stay open.
+     */
+    public static TraceModel read(List<EtlFile> files, ReadProgress progress) {
+        java.util.Objects.requireNonNull(progress, "progress");
         EtlRecordEvent r = new EtlRecordEvent();
+        int[] pass = {0};
         return read(each -> {
+            pass[0]++;
+            PassFraction fraction = new PassFraction(files);
             EtlCursor c = cursor(files);
+            long n = 0;
             while (c.advance()) {
-                each.accept(r.of(c.record()));
+                EtlRecordView v = c.record();
+                if ((++n & 0xFFF) == 0) {
+                    progress.update(pass[0], 2, fraction.at(v));
+                }
+                each.accept(r.of(v));
             }
+            progress.update(pass[0], 2, 1.0);
         });
     }
 
@@ -182,7 +212,54 @@ public final class TraceModel {
         return profile;
     }
 
-    /** Number of StackWalk stacks (or stack-key references) that belong to events other than CPU samples. */
+    /**
+     * The stack the trace recorded for the event {@code r}, or {@code null} when it has none: kernel StackWalk
+     * events (full or through stack keys) name the event by its raw timestamp and thread, EVENT_HEADER events carry
+     * theirs as extended items (see {@link EventStack}). The thread is the record's (a PerfInfo/Sample's from its
+     * payload); a record without one ({@code -1}) gets the only stack logged at its timestamp, else {@code null}.
+     * Use the record during its callback, as always.
+     */
+    public EventStack stack(RawEventRecord r) {
+        int tid = r.threadId();
+        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0 && is(r, KernelSchemas.PERF_INFO)
+                && r.opcode() == 46) {
+            ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+            int ps = r.pointerSize();
+            if (b.limit() - b.position() >= ps + 4) {
+                tid = b.getInt(b.position() + ps);
+            }
+        }
+        return eventStacks.find(r.rawTimestamp(), tid);
+    }
+
+    /**
+     * The stack of the event of thread {@code threadId} logged at {@code rawTimestamp} (raw clock, as
+     * {@link RawEventRecord#rawTimestamp()} and StackWalk's EventTimeStamp give it), or {@code null}; rule for
+     * {@code threadId == -1} as in {@link #stack(RawEventRecord)}.
+     */
+    public EventStack stack(long rawTimestamp, int threadId) {
+        return eventStacks.find(rawTimestamp, threadId);
+    }
+
+    /** Number of events (CPU samples included) the model has a stack for. */
+    public int stackedEvents() {
+        return eventStacks.size();
+    }
+
+    /** Number of distinct stacks among {@link #stackedEvents()}. */
+    public int distinctStacks() {
+        return eventStacks.distinct();
+    }
+
+    /** Number of stack extended items too short to hold their MatchId and one address or key (skipped). */
+    public long stackItemWarnings() {
+        return warnings;
+    }
+
+    /**
+     * Number of events other than CPU samples that StackWalk events (full stacks or stack-key references) gave a
+     * stack; their parts (kernel, user) count once per event.
+     */
     public long stacksOfOtherEvents() {
         return otherStacks;
     }
@@ -345,33 +422,62 @@ public final class TraceModel {
 
     // ------------------------------------------------------------------------------------------ second pass
 
-    /** A sample waiting for the stack events that follow it. */
+    /** One piece of a stack: addresses leaf first, and their width (4 or 8). */
+    private record Part(long[] frames, int width) {
+    }
+
+    /**
+     * An event waiting for the stack parts that follow it: a CPU sample, the event a StackWalk event names, or an
+     * event whose extended-item kernel stack waits for its user-mode part.
+     */
     private static final class Pending {
         final long raw;
         final long time;
         final int tid;
+        /** The process, or -1 to look up from the thread at flush time (samples). */
+        final int pid;
+        final boolean sample;
         final long ip;
         final int pointerSize;
-        final List<long[]> parts = new ArrayList<>(2);
+        /** Extended items: the MatchId the user-mode part will carry (0: none awaited). */
+        final long matchId;
+        final List<Part> parts = new ArrayList<>(2);
         boolean stacked;
         boolean unknownKey;
+        boolean awaitingUserPart;
 
-        Pending(long raw, long time, int tid, long ip, int pointerSize) {
+        Pending(long raw, long time, int tid, int pid, boolean sample, long ip, int pointerSize, long matchId) {
             this.raw = raw;
             this.time = time;
             this.tid = tid;
+            this.pid = pid;
+            this.sample = sample;
             this.ip = ip;
             this.pointerSize = pointerSize;
+            this.matchId = matchId;
         }
     }
 
-    /** Second pass: joins samples and stacks, aggregates. Not thread-safe; one per read. */
+    /**
+     * Events of one thread kept open for late stack parts: the kernel logs a StackWalk event right after the event
+     * it belongs to, but the user-mode part may come later (after the thread leaves the kernel), after other events
+     * of the thread.
+     */
+    private static final int OPEN_PER_THREAD = 8;
+    /** Extended-item kernel parts of one thread waiting for their user-mode part (same MatchId). */
+    private static final int AWAITING_PER_THREAD = 64;
+
+    /** Second pass: joins events and their stacks, aggregates the samples. Not thread-safe; one per read. */
     private final class Sampler {
-        private final Map<Integer, Pending> pending = new HashMap<>();
+        private final Map<Integer, ArrayDeque<Pending>> open = new HashMap<>();
+        private final Map<Integer, ArrayDeque<Pending>> awaiting = new HashMap<>();
         private final CpuProfile.Builder out = new CpuProfile.Builder();
 
         void accept(RawEventRecord r) {
             if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
+                if ((r.flags() & EventHeaderLayout.FLAG_EXTENDED_INFO) != 0) {
+                    extended(r);
+                }
                 return;
             }
             int op = r.opcode();
@@ -384,10 +490,7 @@ public final class TraceModel {
                 }
                 long ip = pointer(b, at, ps);
                 int tid = b.getInt(at + ps);
-                Pending old = pending.put(tid, new Pending(r.rawTimestamp(), r.timestamp(), tid, ip, ps));
-                if (old != null) {
-                    flush(old);
-                }
+                keep(new Pending(r.rawTimestamp(), r.timestamp(), tid, -1, true, ip, ps, 0));
             } else if (is(r, KernelSchemas.STACK_WALK) && (op == 32 || op == StackKeyTable.KEY_KERNEL
                     || op == StackKeyTable.KEY_USER)) {
                 ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
@@ -397,44 +500,170 @@ public final class TraceModel {
                     return;
                 }
                 long eventTime = b.getLong(at);
+                int pid = b.getInt(at + 8);
                 int tid = b.getInt(at + 12);
-                Pending p = pending.get(tid);
-                if (p == null || p.raw != eventTime) {
+                Pending p = find(tid, eventTime);
+                if (p == null) {
                     otherStacks++;
-                    return;
+                    p = keep(new Pending(eventTime, r.timestamp(), tid, pid, false, 0, ps, 0));
                 }
                 p.stacked = true;
                 if (op == 32) {
-                    p.parts.add(frames(b, at + 16, end, ps));
+                    p.parts.add(new Part(frames(b, at + 16, end, ps), ps));
                 } else if (end - at >= 16 + ps) {
                     long[] f = keys.resolve(pointer(b, at + 16, ps), eventTime);
                     if (f == null) {
                         p.unknownKey = true;
                     } else {
-                        p.parts.add(f);
+                        p.parts.add(new Part(f, ps));
                     }
                 }
             }
         }
 
-        private void flush(Pending p) {
-            int pid = context.processes().processOfThread(p.tid, p.time);
-            ProcessTable.Lifetime life = pid == -1 ? null : context.processes().lifetime(pid, p.time);
-            long start = life == null ? Long.MIN_VALUE : life.start();
+        /**
+         * The stack extended items of an EVENT_HEADER record (evntcons.h; MS Learn, "EVENT_EXTENDED_ITEM_STACK_TRACE64
+         * structure" and "EVENT_EXTENDED_ITEM_STACK_KEY64 structure"): STACK_TRACE32/64 = u64 MatchId, then u32/u64
+         * addresses, leaf first; STACK_KEY32 = u64 MatchId, u32 StackKey, u32 padding; STACK_KEY64 = u64 MatchId,
+         * u64 StackKey (a key of the session's stack cache, defined by StackWalk KeyCreate/KeyDelete/KeyRundown
+         * like the kernel's StackKey events). The item's type gives the address width, not the record's (a WOW64
+         * process's events carry 64-bit stacks). MatchId 0: kernel and user-mode parts are both in the item; else
+         * the item holds the kernel-mode part and the user-mode part comes in a later item of the same thread with
+         * the same MatchId, typically on the EventTrace provider's user-mode stack event (id 18, opcode 24, as
+         * TraceEvent's TraceLog.ProcessExtendedData handles it, microsoft/perfview f3ec1b38), which is bookkeeping:
+         * its stack completes the earlier event and is not an event stack of its own.
+         */
+        private void extended(RawEventRecord r) {
+            for (int i = 0, n = r.extendedDataCount(); i < n; i++) {
+                int type = r.extendedDataType(i);
+                boolean trace = type == EventHeaderLayout.EXT_STACK_TRACE32 || type == EventHeaderLayout.EXT_STACK_TRACE64;
+                boolean key = type == EventHeaderLayout.EXT_STACK_KEY32 || type == EventHeaderLayout.EXT_STACK_KEY64;
+                if (!trace && !key) {
+                    continue;
+                }
+                int width = type == EventHeaderLayout.EXT_STACK_TRACE32 || type == EventHeaderLayout.EXT_STACK_KEY32
+                        ? 4 : 8;
+                ByteBuffer b = r.extendedData(i).order(ByteOrder.LITTLE_ENDIAN);
+                int at = b.position();
+                int end = b.limit();
+                if (end - at < 8 + width) {
+                    warnings++; // shorter than MatchId and one address/key: not a stack
+                    continue;
+                }
+                long matchId = b.getLong(at);
+                Part part = null;
+                boolean unknown = false;
+                if (trace) {
+                    part = new Part(frames(b, at + 8, end, width), width);
+                } else {
+                    long[] f = keys.resolve(pointer(b, at + 8, width), r.rawTimestamp());
+                    if (f == null) {
+                        unknown = true;
+                    } else {
+                        part = new Part(f, width);
+                    }
+                }
+                int tid = r.threadId();
+                boolean userStackEvent = is(r, KernelSchemas.EVENT_TRACE) && r.id() == 18 && r.opcode() == 24;
+                if (completeAwaiting(tid, matchId, userStackEvent, part, unknown) || userStackEvent) {
+                    continue;
+                }
+                Pending p = new Pending(r.rawTimestamp(), r.timestamp(), tid, r.processId(), false, 0, width,
+                        matchId);
+                p.stacked = true;
+                p.unknownKey = unknown;
+                if (part != null) {
+                    p.parts.add(part);
+                }
+                if (matchId == 0) {
+                    record(p);
+                } else {
+                    p.awaitingUserPart = true;
+                    ArrayDeque<Pending> q = awaiting.computeIfAbsent(tid, k -> new ArrayDeque<>(2));
+                    q.addLast(p);
+                    if (q.size() > AWAITING_PER_THREAD) {
+                        record(q.removeFirst());
+                    }
+                }
+            }
+        }
+
+        /**
+         * Gives {@code part} to the kernel parts of thread {@code tid} waiting for the user-mode part with
+         * {@code matchId} (the EventTrace user-mode stack event with MatchId 0: to every one waiting on the
+         * thread); whether any took it.
+         */
+        private boolean completeAwaiting(int tid, long matchId, boolean userStackEvent, Part part, boolean unknown) {
+            ArrayDeque<Pending> q = awaiting.get(tid);
+            if (q == null || matchId == 0 && !userStackEvent) {
+                return false;
+            }
+            boolean taken = false;
+            for (Iterator<Pending> it = q.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.matchId == matchId || matchId == 0) {
+                    if (part != null) {
+                        p.parts.add(part);
+                    }
+                    p.unknownKey |= unknown;
+                    p.awaitingUserPart = false;
+                    it.remove();
+                    record(p);
+                    taken = true;
+                }
+            }
+            return taken;
+        }
+
+        /** The open event of thread {@code tid} at raw time {@code raw}, or null. */
+        private Pending find(int tid, long raw) {
+            ArrayDeque<Pending> q = open.get(tid);
+            if (q != null) {
+                for (Pending p : q) {
+                    if (p.raw == raw) {
+                        return p;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** Keeps {@code p} open for its stack parts; the thread's oldest open event is done when too many are. */
+        private Pending keep(Pending p) {
+            ArrayDeque<Pending> q = open.computeIfAbsent(p.tid, k -> new ArrayDeque<>(OPEN_PER_THREAD + 1));
+            q.addLast(p);
+            if (q.size() > OPEN_PER_THREAD) {
+                record(q.removeFirst());
+            }
+            return p;
+        }
+
+        /** A finished event: its stack into the lookup table, and a sample into the profile. */
+        private void record(Pending p) {
+            int pid = p.pid != -1 ? p.pid : context.processes().processOfThread(p.tid, p.time);
             List<StackFrame> frames = new ArrayList<>();
             if (p.unknownKey) {
                 frames.add(new StackFrame(StackFrame.UNKNOWN_KEY, null, null, 0));
             }
             // Parts come leaf part first (kernel, then user); within a part frames are leaf first: reverse all.
             for (int i = p.parts.size() - 1; i >= 0; i--) {
-                long[] part = p.parts.get(i);
-                for (int j = part.length - 1; j >= 0; j--) {
-                    frames.add(frame(part[j], pid, p.time, p.pointerSize));
+                Part part = p.parts.get(i);
+                long[] f = part.frames();
+                for (int j = f.length - 1; j >= 0; j--) {
+                    frames.add(frame(f[j], pid, p.time, part.width()));
                 }
+            }
+            if (p.stacked) {
+                eventStacks.add(p.raw, p.tid, pid, frames, !p.unknownKey && !p.awaitingUserPart);
+            }
+            if (!p.sample) {
+                return;
             }
             if (p.parts.isEmpty() && !p.unknownKey) {
                 frames.add(frame(p.ip, pid, p.time, p.pointerSize));
             }
+            ProcessTable.Lifetime life = pid == -1 ? null : context.processes().lifetime(pid, p.time);
+            long start = life == null ? Long.MIN_VALUE : life.start();
             out.samples++;
             if (p.stacked) {
                 out.samplesWithStack++;
@@ -449,10 +678,15 @@ public final class TraceModel {
         }
 
         CpuProfile finish() {
-            for (Pending p : pending.values()) {
-                flush(p);
+            for (ArrayDeque<Pending> q : open.values()) {
+                q.forEach(this::record);
             }
-            pending.clear();
+            open.clear();
+            for (ArrayDeque<Pending> q : awaiting.values()) {
+                q.forEach(this::record); // the user-mode part never came: recorded incomplete
+            }
+            awaiting.clear();
+            eventStacks.freeze();
             List<CpuProfile.StackCount> stacks = new ArrayList<>(out.counts.size());
             for (Map.Entry<CpuProfile.Builder.Key, Long> e : out.counts.entrySet()) {
                 CpuProfile.Builder.Key k = e.getKey();

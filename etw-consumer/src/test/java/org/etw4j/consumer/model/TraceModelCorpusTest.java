@@ -158,6 +158,66 @@ class TraceModelCorpusTest {
         assertEquals(model.cpuProfile().sampleCount(), sum);
     }
 
+    /**
+     * The trace's EVENT_HEADER events with a STACK_TRACE64 extended item (655, read here straight from the records;
+     * all with MatchId 0, kernel and user parts together; no STACK_KEY items in the corpus) each have that stack:
+     * the item's addresses, root first, and every resolved frame inside its image, kernel addresses in process 0's.
+     * Every StackWalk/Stack event naming an event other than a CPU sample gives that event a stack too.
+     */
+    @Test
+    void extendedItemAndStackWalkStacksBelongToTheirEvents() throws IOException {
+        long items = 0;
+        long resolved = 0;
+        long frames = 0;
+        long walks = 0;
+        EtlRecordEvent r = new EtlRecordEvent();
+        try (EtlFile f = EtlFile.open(CorpusFiles.file(TRACE))) {
+            EtlCursor c = f.cursor();
+            while (c.advance()) {
+                r.of(c.record());
+                java.nio.ByteBuffer item = r.extendedDataOfType(org.etw4j.format.EventHeaderLayout.EXT_STACK_TRACE64);
+                if (item != null) {
+                    items++;
+                    item = item.order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                    assertEquals(0, item.getLong(item.position()), "MatchId");
+                    int n = (item.remaining() - 8) / 8;
+                    EventStack s = model.stack(r);
+                    assertNotNull(s, r.providerId() + " id " + r.id() + " at " + r.rawTimestamp());
+                    assertEquals(n, s.frames().size());
+                    assertEquals(r.processId(), s.processId());
+                    assertTrue(s.complete());
+                    for (int i = 0; i < n; i++) {
+                        long address = item.getLong(item.position() + 8 + 8 * i);
+                        StackFrame frame = s.frames().get(n - 1 - i);
+                        assertEquals(address, frame.address(), frame.toString());
+                        frames++;
+                        if (frame.image() != null) {
+                            resolved++;
+                            assertTrue(frame.image().contains(address));
+                            assertEquals(address < 0 ? 0 : r.processId(), frame.image().processId(), frame.toString());
+                        }
+                    }
+                } else if (r.providerId().equals(KernelSchemas.STACK_WALK) && r.opcode() == 32) {
+                    java.nio.ByteBuffer b = r.userData().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                    long eventTime = b.getLong(b.position());
+                    int tid = b.getInt(b.position() + 12);
+                    EventStack s = model.stack(eventTime, tid);
+                    assertNotNull(s, "StackWalk at " + eventTime + " thread " + tid);
+                    assertEquals(tid, s.threadId());
+                    walks++;
+                }
+            }
+        }
+        assertEquals(655, items);
+        assertTrue(resolved > frames * 9 / 10, resolved + " of " + frames + " frames resolved");
+        assertTrue(walks > 0);
+        assertTrue(model.stacksOfOtherEvents() > 0, "the trace has StackWalk stacks of other events");
+        assertEquals(0, model.stackItemWarnings());
+        System.out.println("stacked events " + model.stackedEvents() + ", distinct stacks " + model.distinctStacks()
+                + ", StackWalk stacks of other events " + model.stacksOfOtherEvents() + ", frames " + frames
+                + ", resolved " + resolved);
+    }
+
     @Test
     void processesThreadsAndImagesComeFromTheKernelEvents() {
         // The trace's Process events: Start 3676 Test.x64.exe at 132404548233567925, its Stop at
