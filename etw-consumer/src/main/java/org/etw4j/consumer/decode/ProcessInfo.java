@@ -15,9 +15,19 @@ package org.etw4j.consumer.decode;
  *                      {@link VolumeMap}), else as the trace wrote it; {@code null} when no image event named it
  * @param imageNtPath   the executable's path as the trace wrote it (NT form), or {@code null}
  * @param commandLine   the command line the process event carries, or {@code ""}
+ * @param sessionId     the Terminal Services session the process runs in: the process events' SessionID
+ *                      (Process_V2/V3/V4_TypeGroup1, MS Learn "Process_TypeGroup1 class"), {@code -1} when the
+ *                      kernel wrote 0xFFFFFFFF (no session: Idle, System, smss.exe before it creates one; TraceEvent
+ *                      prints it as -1) or no process event gave it
  */
 public record ProcessInfo(int processId, int parentId, String name, String imageFileName, String imagePath,
-                          String imageNtPath, String commandLine) {
+                          String imageNtPath, String commandLine, int sessionId) {
+
+    /** A process whose session is unknown ({@code sessionId} -1); the form before sessions were read. */
+    public ProcessInfo(int processId, int parentId, String name, String imageFileName, String imagePath,
+                       String imageNtPath, String commandLine) {
+        this(processId, parentId, name, imageFileName, imagePath, imageNtPath, commandLine, -1);
+    }
 
     /**
      * The process name TraceEvent derives from an image file name or path: the part after the last backslash,

@@ -28,6 +28,7 @@ public final class ProcessTable {
         int parentId = -1;
         String imageFileName = "";
         String commandLine = "";
+        int sessionId = -1;
         String imageNtPath;
         boolean ended;
         /** FILETIME of the Start event, {@link Long#MIN_VALUE} when it began before the trace (rundown). */
@@ -126,6 +127,10 @@ public final class ProcessTable {
         if (e.field("CommandLine") != null && e.field("CommandLine").value() instanceof String cl && !cl.isEmpty()) {
             p.commandLine = cl;
         }
+        Integer session = intField(e, "SessionID"); // u32; 0xFFFFFFFF (no session) becomes -1
+        if (session != null) {
+            p.sessionId = session;
+        }
         if (op == STOP || op == DEFUNCT) {
             if (!p.ended) {
                 p.stop = time;
@@ -145,7 +150,7 @@ public final class ProcessTable {
         if (p.info == null || p.infoMapSize != volumes.size()) {
             String dos = volumes.toDos(p.imageNtPath);
             p.info = new ProcessInfo(p.pid, p.parentId, ProcessInfo.nameOf(p.imageFileName), p.imageFileName,
-                    dos != null ? dos : p.imageNtPath, p.imageNtPath, p.commandLine);
+                    dos != null ? dos : p.imageNtPath, p.imageNtPath, p.commandLine, p.sessionId);
             p.infoMapSize = volumes.size();
         }
         return p.info;

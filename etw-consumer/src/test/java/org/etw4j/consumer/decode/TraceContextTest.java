@@ -167,7 +167,7 @@ class TraceContextTest {
         }
         ProcessInfo early = c.present(trace.get(1), decoder.decode(trace.get(1))).process();
         assertEquals(new ProcessInfo(3988, 2876, "PerfView", "PerfView.exe", "C:\\Tools\\PerfView.exe",
-                "\\Device\\HarddiskVolume2\\Tools\\PerfView.exe", "PerfView.exe collect"), early);
+                "\\Device\\HarddiskVolume2\\Tools\\PerfView.exe", "PerfView.exe collect", 1), early);
         // Process events belong to the process they describe (TraceEvent's PID), not to the logging process
         assertEquals("Idle", c.present(trace.get(2), decoder.decode(trace.get(2))).process().name());
         // records without ids: the payload's thread, through the thread events
@@ -175,7 +175,7 @@ class TraceContextTest {
         assertEquals("Idle", c.present(trace.get(8), decoder.decode(trace.get(8))).process().name());
         // the id reused by a process started later names that one from its start on
         assertEquals("notepad", c.present(trace.get(11), decoder.decode(trace.get(11))).process().name());
-        assertEquals(new ProcessInfo(3988, 700, "notepad", "notepad.exe", null, null, "notepad"),
+        assertEquals(new ProcessInfo(3988, 700, "notepad", "notepad.exe", null, null, "notepad", 1),
                 c.processes().find(3988, 40));
         assertEquals("PerfView", c.processes().find(3988, 39).name());
         // unknown process: none

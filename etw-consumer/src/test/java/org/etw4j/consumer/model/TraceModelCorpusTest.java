@@ -218,6 +218,36 @@ class TraceModelCorpusTest {
                 + ", resolved " + resolved);
     }
 
+    /**
+     * Sessions against Microsoft's TraceEvent (expected/traceevent/net.4.5.2.x64.baseline.txt, decoded on Windows):
+     * every Windows Kernel/Process event it lists gives the process (PID) a SessionID, and the model's process
+     * instance of that id has the same (-1 = none, as TraceEvent prints 0xFFFFFFFF). A reused id would need the
+     * times: the listed ids are each one instance here, which the test checks.
+     */
+    @Test
+    void processSessionsAreTheOnesTraceEventPrints() throws IOException {
+        Path baseline = org.etw4j.testing.SharedData.resolve("etl-corpus/expected/traceevent/net.4.5.2.x64.baseline.txt");
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+                "Windows Kernel/Process/\\w+ PID=(-?\\d+);.*; SessionID=(-?[\\d,]+);");
+        Map<Integer, Integer> expected = new HashMap<>();
+        for (String l : java.nio.file.Files.readAllLines(baseline)) {
+            java.util.regex.Matcher m = line.matcher(l);
+            if (m.find()) {
+                int session = Integer.parseInt(m.group(2).replace(",", ""));
+                Integer old = expected.put(Integer.parseInt(m.group(1)), session);
+                assertTrue(old == null || old == session, "one session per pid: " + l);
+            }
+        }
+        assertTrue(expected.size() >= 8, expected.toString());
+        assertTrue(expected.containsValue(-1) && expected.containsValue(0) && expected.containsValue(1),
+                "the baseline shows no session, session 0 and session 1: " + expected);
+        for (Map.Entry<Integer, Integer> e : expected.entrySet()) {
+            var instances = model.processes().stream().filter(p -> p.process().processId() == e.getKey()).toList();
+            assertEquals(1, instances.size(), "pid " + e.getKey());
+            assertEquals(e.getValue(), instances.get(0).process().sessionId(), "session of pid " + e.getKey());
+        }
+    }
+
     @Test
     void processesThreadsAndImagesComeFromTheKernelEvents() {
         // The trace's Process events: Start 3676 Test.x64.exe at 132404548233567925, its Stop at
