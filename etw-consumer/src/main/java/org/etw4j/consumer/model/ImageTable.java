@@ -26,6 +26,8 @@ final class ImageTable {
         final long size;
         final String ntPath;
         final long load;
+        /** What the caller attached (a JIT-compiled method's ModuleID), 0 when nothing. */
+        long tag;
         long unload = Long.MAX_VALUE;
         TraceImage done;
 
@@ -47,24 +49,39 @@ final class ImageTable {
         this.toDos = toDos;
     }
 
+    /** An image (or method) found, with the tag its events carried. */
+    record Entry(TraceImage image, long tag) {
+    }
+
     /** Image Load (10) or DCStart (3): mapped from {@code time} (MIN for a rundown). */
     void load(int pid, long base, long size, String ntPath, long time) {
+        load(pid, base, size, ntPath, time, 0);
+    }
+
+    /** {@link #load(int, long, long, String, long)} with a tag (kept from the first description). */
+    void load(int pid, long base, long size, String ntPath, long time, long tag) {
         List<Open> at = byProcess.computeIfAbsent(pid, k -> new TreeMap<>(Long::compareUnsigned))
                 .computeIfAbsent(base, k -> new ArrayList<>(1));
         if (!at.isEmpty() && at.get(at.size() - 1).unload == Long.MAX_VALUE && time == Long.MIN_VALUE) {
             return; // a rundown repeating what a load said
         }
         Open o = new Open(pid, base, size, ntPath, time);
+        o.tag = tag;
         at.add(o);
         all.add(o);
     }
 
     /** Image DCStop (4): still mapped at the end; describes it when nothing did before. */
     void stillMapped(int pid, long base, long size, String ntPath) {
+        stillMapped(pid, base, size, ntPath, 0);
+    }
+
+    /** {@link #stillMapped(int, long, long, String)} with a tag. */
+    void stillMapped(int pid, long base, long size, String ntPath, long tag) {
         NavigableMap<Long, List<Open>> m = byProcess.get(pid);
         List<Open> at = m == null ? null : m.get(base);
         if (at == null || at.isEmpty() || at.get(at.size() - 1).unload != Long.MAX_VALUE) {
-            load(pid, base, size, ntPath, at == null || at.isEmpty() ? Long.MIN_VALUE : lastUnload(at));
+            load(pid, base, size, ntPath, at == null || at.isEmpty() ? Long.MIN_VALUE : lastUnload(at), tag);
         }
     }
 
@@ -74,10 +91,15 @@ final class ImageTable {
 
     /** Image Unload (2) at {@code time}. */
     void unload(int pid, long base, long size, String ntPath, long time) {
+        unload(pid, base, size, ntPath, time, 0);
+    }
+
+    /** {@link #unload(int, long, long, String, long)} with a tag. */
+    void unload(int pid, long base, long size, String ntPath, long time, long tag) {
         NavigableMap<Long, List<Open>> m = byProcess.get(pid);
         List<Open> at = m == null ? null : m.get(base);
         if (at == null || at.isEmpty() || at.get(at.size() - 1).unload != Long.MAX_VALUE) {
-            load(pid, base, size, ntPath, Long.MIN_VALUE); // mapped before the trace, unloaded during it
+            load(pid, base, size, ntPath, Long.MIN_VALUE, tag); // mapped before the trace, unloaded during it
             at = byProcess.get(pid).get(base);
         }
         at.get(at.size() - 1).unload = time;
@@ -85,6 +107,17 @@ final class ImageTable {
 
     /** The image of process {@code pid} holding {@code address} at {@code time} (rule above), or {@code null}. */
     TraceImage find(long address, int pid, long time) {
+        Open o = open(address, pid, time);
+        return o == null ? null : image(o);
+    }
+
+    /** {@link #find} with the entry's tag. */
+    Entry findEntry(long address, int pid, long time) {
+        Open o = open(address, pid, time);
+        return o == null ? null : new Entry(image(o), o.tag);
+    }
+
+    private Open open(long address, int pid, long time) {
         NavigableMap<Long, List<Open>> m = byProcess.get(pid);
         if (m == null) {
             return null;
@@ -106,7 +139,7 @@ final class ImageTable {
                 }
             }
         }
-        return best == null ? null : image(best);
+        return best;
     }
 
     private TraceImage image(Open o) {
@@ -115,6 +148,15 @@ final class ImageTable {
             o.done = new TraceImage(o.pid, o.base, o.size, dos != null ? dos : o.ntPath, o.ntPath, o.load, o.unload);
         }
         return o.done;
+    }
+
+    /** Every entry in the order the trace described them, with its tag. */
+    List<Entry> allEntries() {
+        List<Entry> out = new ArrayList<>(all.size());
+        for (Open o : all) {
+            out.add(new Entry(image(o), o.tag));
+        }
+        return out;
     }
 
     /** Every image in the order the trace described them. */

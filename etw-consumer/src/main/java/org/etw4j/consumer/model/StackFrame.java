@@ -5,8 +5,9 @@ package org.etw4j.consumer.model;
  *
  * <p>Names: {@code module!+0xOFFSET} for an address inside an image the trace describes (module as PerfView
  * names it: file name without extension; offset from the image base, lower-case hex), {@code 0xADDRESS} for an
- * address in no known image, {@code Namespace.Type.Method+0xOFFSET} for .NET code the CLR compiled at run time (from
- * the trace's CLR method events, {@link ClrMethod}), {@code ?!stack-key} for the part of a stack whose cached-stack key the trace never
+ * address in no known image, {@code Module!Namespace.Type.Method+0xOFFSET} for .NET code the CLR compiled at run time
+ * (from the trace's CLR method and module events, {@link ClrMethod#qualifiedName()}; without module events
+ * {@code Namespace.Type.Method+0xOFFSET}), {@code ?!stack-key} for the part of a stack whose cached-stack key the trace never
  * defined. Native function names need the images' PDB symbol files, which a trace does not carry: not resolved.
  *
  * @param name   the frame's text (see above)
@@ -27,7 +28,7 @@ public record StackFrame(String name, TraceImage image, ClrMethod method, long o
         }
         if (method != null) {
             long offset = address - method.start();
-            return new StackFrame(method.fullName() + "+0x" + Long.toHexString(offset), null, method, offset);
+            return new StackFrame(method.qualifiedName() + "+0x" + Long.toHexString(offset), null, method, offset);
         }
         return new StackFrame("0x" + Long.toHexString(address), null, null, address);
     }

@@ -59,8 +59,10 @@ public final class TraceModel {
     private final Map<Integer, List<TraceThread>> threadsById = new HashMap<>();
     private final List<TraceThread> threadOrder = new ArrayList<>();
     private final StackKeyTable keys = new StackKeyTable();
-    /** JIT-compiled methods' code, the method's full name as "path". */
+    /** JIT-compiled methods' code, the method's full name as "path", its ModuleID as tag. */
     private final ImageTable methods = new ImageTable(p -> null);
+    /** Per process: the CLR's modules, ModuleID to ModuleILPath (the last description of the id wins). */
+    private final Map<Integer, Map<Long, String>> modules = new HashMap<>();
     private long interval = -1;
     private long otherStacks;
     /** Stack extended items too short to hold a MatchId and one address or key. */
@@ -195,16 +197,20 @@ public final class TraceModel {
      * {@code null}.
      */
     public ClrMethod method(long address, int pid, long time) {
-        TraceImage m = methods.find(address, pid, time);
-        return m == null ? null
-                : new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload());
+        ImageTable.Entry m = methods.findEntry(address, pid, time);
+        return m == null ? null : method(m);
     }
 
     /** Every JIT-compiled method the trace's CLR events describe, in the order they did. */
     public List<ClrMethod> methods() {
-        return methods.all().stream()
-                .map(m -> new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload()))
-                .toList();
+        return methods.allEntries().stream().map(this::method).toList();
+    }
+
+    private ClrMethod method(ImageTable.Entry e) {
+        TraceImage m = e.image();
+        Map<Long, String> byId = modules.get(m.processId());
+        return new ClrMethod(m.processId(), m.base(), m.size(), m.ntPath(), m.load(), m.unload(), e.tag(),
+                byId == null ? null : byId.get(e.tag()));
     }
 
     /** The CPU samples with their stacks. */
@@ -330,11 +336,21 @@ public final class TraceModel {
      * MethodLoadVerbose / MethodUnloadVerbose (runtime 143/144), MethodDCStartVerbose / MethodDCEndVerbose (rundown
      * 143/144): template MethodLoadUnloadVerbose, every version starting with MethodID u64, ModuleID u64,
      * MethodStartAddress u64, MethodSize u32, MethodToken u32, MethodFlags u32, MethodNamespace, MethodName (UTF-16,
-     * NUL-terminated) (ClrEtwAll.man). The process is the record's.
+     * NUL-terminated) (ClrEtwAll.man). The process is the record's. Then the modules: ModuleLoad / ModuleUnload
+     * (runtime 152/153), ModuleDCStart / ModuleDCEnd (rundown 153/154), template ModuleLoadUnload* in every version
+     * starting with ModuleID u64, AssemblyID u64, ModuleFlags u32, Reserved1 u32, ModuleILPath, ModuleNativePath.
      */
     private void clrMethod(RawEventRecord r) {
         boolean runtime = is(r, CLR_RUNTIME);
-        if (!runtime && !is(r, CLR_RUNDOWN) || r.id() != 143 && r.id() != 144 || r.processId() == -1) {
+        if (!runtime && !is(r, CLR_RUNDOWN) || r.processId() == -1) {
+            return;
+        }
+        int id = r.id();
+        if (runtime ? id == 152 || id == 153 : id == 153 || id == 154) {
+            clrModule(r);
+            return;
+        }
+        if (id != 143 && id != 144) {
             return;
         }
         ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
@@ -343,6 +359,7 @@ public final class TraceModel {
         if (end - at < 36) {
             return;
         }
+        long module = b.getLong(at + 8);
         long start = b.getLong(at + 16);
         long size = b.getInt(at + 24) & 0xFFFF_FFFFL;
         int[] next = {at + 36};
@@ -354,15 +371,29 @@ public final class TraceModel {
         String full = ClrMethod.fullName(namespace, name);
         int pid = r.processId();
         if (runtime) {
-            if (r.id() == 143) {
-                methods.load(pid, start, size, full, r.timestamp());
+            if (id == 143) {
+                methods.load(pid, start, size, full, r.timestamp(), module);
             } else {
-                methods.unload(pid, start, size, full, r.timestamp());
+                methods.unload(pid, start, size, full, r.timestamp(), module);
             }
-        } else if (r.id() == 143) {
-            methods.load(pid, start, size, full, Long.MIN_VALUE);
+        } else if (id == 143) {
+            methods.load(pid, start, size, full, Long.MIN_VALUE, module);
         } else {
-            methods.stillMapped(pid, start, size, full);
+            methods.stillMapped(pid, start, size, full, module);
+        }
+    }
+
+    private void clrModule(RawEventRecord r) {
+        ByteBuffer b = r.userData().order(ByteOrder.LITTLE_ENDIAN);
+        int at = b.position();
+        int end = b.limit();
+        if (end - at < 26) {
+            return;
+        }
+        int[] next = {at + 24};
+        String path = utf16z(b, next, end);
+        if (path != null && !path.isEmpty()) {
+            modules.computeIfAbsent(r.processId(), k -> new HashMap<>()).put(b.getLong(at), path);
         }
     }
 

@@ -101,7 +101,10 @@ class TraceModelCorpusTest {
     /**
      * JIT-compiled frames name methods that the trace's own CLR method events list (decoded here independently,
      * with the shared ClrEtwAll.man: MethodNamespace + "." + MethodName of MethodLoadVerbose and the rundown's
-     * MethodDCEndVerbose), and their addresses lie in the method's [MethodStartAddress, + MethodSize).
+     * MethodDCEndVerbose), and their addresses lie in the method's [MethodStartAddress, + MethodSize); the frame
+     * names the method's module as the trace's CLR loader events (ModuleLoad, ModuleDCStart/DCEnd) give it for the
+     * method's ModuleID: {@code Module!Namespace.Type.Method+0xOFFSET}, the module being the IL file's name without
+     * extension, as PerfView names JIT-compiled frames.
      */
     @Test
     void jitFramesResolveToMethodsTheTracesOwnClrEventsList() throws IOException {
@@ -109,19 +112,31 @@ class TraceModelCorpusTest {
         registry.register(org.etw4j.testing.SharedData.resolve("manifests/ClrEtwAll.man"));
         EventDecoder decoder = new EventDecoder(registry);
         Set<String> listed = new HashSet<>();
+        // (pid, MethodStartAddress) -> ModuleID; (pid, ModuleID) -> the module's IL file name (loader events)
+        Map<String, Long> moduleOfMethod = new HashMap<>();
+        Map<String, String> moduleFile = new HashMap<>();
         EtlRecordEvent r = new EtlRecordEvent();
         try (EtlFile f = EtlFile.open(CorpusFiles.file(TRACE))) {
             EtlCursor c = f.cursor();
             while (c.advance()) {
                 r.of(c.record());
                 String p = r.providerId().toString();
-                if ((p.equals("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4") || p.equals("a669021c-c450-4609-a035-5af59af4df18"))
-                        && (r.id() == 143 || r.id() == 144)) {
+                boolean runtime = p.equals("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+                boolean rundown = p.equals("a669021c-c450-4609-a035-5af59af4df18");
+                if ((runtime || rundown) && (r.id() == 143 || r.id() == 144)) {
                     DecodedEvent e = decoder.decode(r);
                     listed.add(e.field("MethodNamespace").value() + "." + e.field("MethodName").value());
+                    moduleOfMethod.put(r.processId() + "/" + e.field("MethodStartAddress").asLong(),
+                            e.field("ModuleID").asLong());
+                } else if (runtime && (r.id() == 152 || r.id() == 153) || rundown && (r.id() == 153 || r.id() == 154)) {
+                    DecodedEvent e = decoder.decode(r);
+                    String il = (String) e.field("ModuleILPath").value();
+                    moduleFile.put(r.processId() + "/" + e.field("ModuleID").asLong(),
+                            il.substring(il.lastIndexOf('\\') + 1));
                 }
             }
         }
+        assertTrue(moduleFile.containsValue("mscorlib.dll") && moduleFile.containsValue("Test.x64.exe"), moduleFile.toString());
         long jitFrames = 0;
         long jitSamplesInTest = 0;
         for (CpuProfile.StackCount s : model.cpuProfile().stacks()) {
@@ -133,7 +148,13 @@ class TraceModelCorpusTest {
                     assertTrue(listed.contains(f.method().fullName()), f.toString());
                     assertTrue(f.method().contains(f.address()), f.toString());
                     assertEquals(s.processId(), f.method().processId());
-                    assertEquals(f.method().fullName() + "+0x" + Long.toHexString(f.offset()), f.name());
+                    long module = moduleOfMethod.get(s.processId() + "/" + f.method().start());
+                    assertEquals(module, f.method().moduleId(), f.toString());
+                    String file = moduleFile.get(s.processId() + "/" + module);
+                    assertNotNull(file, "the trace's loader events name module " + module);
+                    String moduleName = file.substring(0, file.lastIndexOf('.'));
+                    assertEquals(moduleName + "!" + f.method().fullName() + "+0x" + Long.toHexString(f.offset()),
+                            f.name(), "PerfView's Module!Namespace.Type.Method");
                 }
             }
             if (jit && s.processId() == 3676) {
@@ -143,7 +164,7 @@ class TraceModelCorpusTest {
         assertTrue(jitFrames > 0);
         assertTrue(jitSamplesInTest > 0, "Test.x64 runs managed code");
         assertTrue(model.cpuProfile().stacks().stream().flatMap(s -> s.frames().stream())
-                .anyMatch(f -> f.name().startsWith("Test.Program.Main+0x")), "the test program's entry point");
+                .anyMatch(f -> f.name().startsWith("Test.x64!Test.Program.Main+0x")), "the test program's entry point");
     }
 
     @Test
