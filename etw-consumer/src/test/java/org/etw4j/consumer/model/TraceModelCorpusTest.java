@@ -31,9 +31,41 @@ class TraceModelCorpusTest {
     private static final String TRACE = "perfview__net.4.5.2.x64.etl";
     private static TraceModel model;
 
+    /** What the read told its progress callback: pass, passes, fraction. */
+    private static final java.util.List<double[]> PROGRESS = new java.util.ArrayList<>();
+
     @BeforeAll
     static void read() throws IOException {
-        model = TraceModel.read(CorpusFiles.file(TRACE));
+        model = TraceModel.read(CorpusFiles.file(TRACE),
+                (pass, passes, fraction) -> PROGRESS.add(new double[] {pass, passes, fraction}));
+    }
+
+    /**
+     * The read reports both passes, in order, every 4096 records and at each pass's end: fractions within [0, 1],
+     * never going back within a pass, 1 at its end (179474 records: 43 reports and the end per pass).
+     */
+    @Test
+    void theReadReportsItsProgressPerPass() {
+        int[] perPass = new int[3];
+        double last = 0;
+        int lastPass = 1;
+        for (double[] p : PROGRESS) {
+            int pass = (int) p[0];
+            assertEquals(2, (int) p[1]);
+            assertTrue(pass == lastPass || pass == lastPass + 1, "passes in order");
+            if (pass != lastPass) {
+                assertEquals(1.0, last, "the previous pass ended at 1");
+                last = 0;
+            }
+            assertTrue(p[2] >= last && p[2] <= 1.0, "fraction " + p[2] + " after " + last);
+            last = p[2];
+            lastPass = pass;
+            perPass[pass]++;
+        }
+        assertEquals(2, lastPass);
+        assertEquals(1.0, last);
+        assertEquals(perPass[1], perPass[2]);
+        assertEquals(179474 / 4096 + 1, perPass[1]);
     }
 
     /**

@@ -90,6 +90,11 @@ public final class EtwCommand implements Runnable {
         return progressAllowed;
     }
 
+    /** For tests: lets {@link #execute} callers draw progress lines on their stderr (or not). */
+    static void progressAllowed(boolean allowed) {
+        progressAllowed = allowed;
+    }
+
     /**
      * The launcher tests stderr with {@code [ -t 2 ]} and says so in {@value #STDERR_TTY_ENV}; without the launcher,
      * a console attached to a terminal is the best guess Java has (it checks stdin and stdout, not stderr).

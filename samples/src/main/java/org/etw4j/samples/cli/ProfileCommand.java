@@ -70,14 +70,16 @@ final class ProfileCommand implements Callable<Integer> {
         CpuProfile profile;
         try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0)) {
             for (Path f : files) {
+                progress.label("opening " + f.getFileName());
                 try {
                     open.add(EtlFile.open(f));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
             }
-            progress.label("reading samples and stacks");
-            profile = TraceModel.read(open).cpuProfile();
+            progress.label(files.size() == 1 ? "reading " + files.get(0).getFileName() : "reading " + files.size()
+                    + " files");
+            profile = TraceModel.read(open, progress.modelRead()).cpuProfile();
         } catch (EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
         } finally {

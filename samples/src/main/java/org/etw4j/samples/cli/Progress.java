@@ -46,6 +46,19 @@ final class Progress implements AutoCloseable {
         return EtwCommand.progressAllowed() ? new Progress(err, label, total) : NONE;
     }
 
+    /**
+     * A {@link org.etw4j.consumer.model.TraceModel#read(java.util.List, org.etw4j.consumer.model.ReadProgress)}
+     * callback drawing on this line: both passes as one bar, {@code pass N/2} after the label. For every command
+     * that builds a trace model ({@code etw profile}, and the commands drawing pictures from it).
+     */
+    org.etw4j.consumer.model.ReadProgress modelRead() {
+        total(1_000_000);
+        String[] passText = {"pass 1/2", "pass 2/2"};
+        return (pass, passes, fraction) -> update(
+                (long) (org.etw4j.consumer.model.ReadProgress.overall(pass, passes, fraction) * 1_000_000),
+                passes == 2 && pass >= 1 && pass <= 2 ? passText[pass - 1] : "pass " + pass + "/" + passes);
+    }
+
     /** Changes the label. */
     void label(String text) {
         label = text;

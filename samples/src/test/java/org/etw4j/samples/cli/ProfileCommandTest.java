@@ -35,6 +35,37 @@ class ProfileCommandTest {
         return sum;
     }
 
+    /**
+     * The model's two passes drive the progress line on stderr (as for {@code etw dump}): the bar, the file, the
+     * pass, and the line erased at the end; stdout keeps only the folded stacks.
+     */
+    @Test
+    void aLongReadDrawsAProgressLineOnStderrAndErasesIt() {
+        EtwCommand.progressAllowed(true);
+        Cli.Result r;
+        try {
+            r = Cli.run("profile", trace().toString(), "--format", "collapsed");
+        } finally {
+            EtwCommand.progressAllowed(false);
+        }
+        assertEquals(0, r.code(), r.toString());
+        assertEquals(SAMPLES, collapsedSum(r.out()));
+        java.util.regex.Matcher bar = java.util.regex.Pattern.compile(
+                "\\r\\[[#.]{30}\\] +(\\d+)%  reading perfview__net\\.4\\.5\\.2\\.x64\\.etl  pass ([12])/2").matcher(r.err());
+        java.util.List<Integer> percents = new java.util.ArrayList<>();
+        java.util.Set<String> passes = new java.util.HashSet<>();
+        while (bar.find()) {
+            percents.add(Integer.parseInt(bar.group(1)));
+            passes.add(bar.group(2));
+        }
+        assertTrue(!percents.isEmpty(), "a progress line: " + r.err());
+        for (int i = 1; i < percents.size(); i++) {
+            assertTrue(percents.get(i) >= percents.get(i - 1), "never goes back: " + percents);
+        }
+        assertTrue(percents.get(percents.size() - 1) > 50 && passes.contains("2"), "second pass shown: " + percents);
+        assertTrue(r.err().matches("(?s).*\\r +\\r"), "the line erased at the end");
+    }
+
     @Test
     void collapsedSumsToTheSampleCountAndSpeedscopeParsesBackToTheSameCount(@TempDir Path dir) throws Exception {
         Cli.Result collapsed = Cli.run("profile", trace().toString(), "--format", "collapsed");
