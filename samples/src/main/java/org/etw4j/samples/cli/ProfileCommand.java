@@ -24,14 +24,14 @@ import picocli.CommandLine.Spec;
  *
  * <p>A picocli command object: one instance per command line, not thread-safe. Builds a {@link TraceModel} (two
  * passes over the files) and writes its {@link CpuProfile}. Frames are {@code module!+0xOFFSET}: native function
- * names need PDB symbol files (not resolved); .NET JIT-compiled frames are {@code Namespace.Type.Method+0xOFFSET}
- * from the trace's CLR method events.
+ * names need PDB symbol files (not resolved); .NET JIT-compiled frames are
+ * {@code Module!Namespace.Type.Method+0xOFFSET} from the trace's CLR method and loader events.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
         header = "Write the CPU samples of kernel .etl files as folded stacks or speedscope JSON.",
         description = "Samples are the kernel's PerfInfo/SampleProf events joined to their StackWalk stacks (also "
                 + "with stack caching); frames are module!+0xOFFSET (no PDB symbols), .NET JIT-compiled code "
-                + "Namespace.Type.Method+0xOFFSET. Folded stacks: root first, "
+                + "Module!Namespace.Type.Method+0xOFFSET. Folded stacks: root first, "
                 + "';'-separated, then a space and the count; the root frame is the process, 'name (pid)'. "
                 + "Pure Java: any OS.")
 final class ProfileCommand implements Callable<Integer> {
