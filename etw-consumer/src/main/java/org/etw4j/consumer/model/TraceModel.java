@@ -22,6 +22,7 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.etl.ReadFraction;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -100,7 +101,7 @@ public final class TraceModel {
         int[] pass = {0};
         return read(each -> {
             pass[0]++;
-            PassFraction fraction = new PassFraction(files);
+            ReadFraction fraction = new ReadFraction(files);
             EtlCursor c = cursor(files);
             long n = 0;
             while (c.advance()) {

@@ -15,6 +15,7 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.etl.ReadFraction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -40,6 +41,9 @@ import picocli.CommandLine.Spec;
                 + "the EventSource manifests found in the trace, TraceLogging schemas, the etw4j-Demo manifest and the "
                 + "manifests given with --manifest. Pure Java: any OS.")
 final class DumpCommand implements Callable<Integer> {
+    /** Units of the progress bar's total (ReadFraction gives 0 to 1). */
+    private static final long PROGRESS_SCALE = 1_000_000;
+
     @Spec
     CommandSpec spec;
 
@@ -98,7 +102,7 @@ final class DumpCommand implements Callable<Integer> {
             // Progress: per file, how far through its time span the reader is (records come in time order),
             // weighted by file size. Files from different times merge one after the other, so a single time
             // span over all of them would jump.
-            FileProgress fp = new FileProgress(open);
+            ReadFraction fp = new ReadFraction(open);
             long[] openingWarnings = open.stream().mapToLong(EtlFile::warningCount).toArray();
             progress.label("reading processes and volumes");
             TraceContext context = firstPass(open, decoder);
@@ -108,7 +112,7 @@ final class DumpCommand implements Callable<Integer> {
                 firstPassWarnings[i] = open.get(i).warningCount() - openingWarnings[i];
             }
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
-            progress.total(FileProgress.SCALE);
+            progress.total(PROGRESS_SCALE);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
             EtlRecordEvent record = new EtlRecordEvent();
             long written = 0;
@@ -116,7 +120,7 @@ final class DumpCommand implements Callable<Integer> {
             while (written < limit && cursor.advance()) {
                 EtlRecordView view = cursor.record();
                 if ((++seen & 0xFFF) == 0) {
-                    progress.update(fp.at(view), seen + " records");
+                    progress.update((long) (fp.at(view) * PROGRESS_SCALE), seen + " records");
                 }
                 record.of(view);
                 if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
@@ -163,48 +167,5 @@ final class DumpCommand implements Callable<Integer> {
             context.learn(record.of(cursor.record()), decoder);
         }
         return context;
-    }
-
-    /**
-     * How far a time-ordered read of several files is, in {@link #SCALE} units.
-     *
-     * <p>Not thread-safe; used by the reading thread.
-     */
-    private static final class FileProgress {
-        static final long SCALE = 1_000_000;
-        private final List<EtlFile> files;
-        private final double[] weight;
-        private final double[] fraction;
-
-        FileProgress(List<EtlFile> files) {
-            this.files = files;
-            this.weight = new double[files.size()];
-            this.fraction = new double[files.size()];
-            long total = 0;
-            for (EtlFile f : files) {
-                total += f.size();
-            }
-            for (int i = 0; i < weight.length; i++) {
-                weight[i] = total == 0 ? 0 : (double) files.get(i).size() / total;
-            }
-        }
-
-        /** The progress after reading {@code view}'s record. */
-        long at(EtlRecordView view) {
-            double sum = 0;
-            for (int i = 0; i < weight.length; i++) {
-                EtlFile f = files.get(i);
-                if (f == view.file()) {
-                    long start = f.header().startTime();
-                    long end = f.header().endTime();
-                    if (end > start) {
-                        fraction[i] = Math.max(fraction[i],
-                                Math.min(1.0, (double) (view.timestampFileTime() - start) / (end - start)));
-                    }
-                }
-                sum += weight[i] * fraction[i];
-            }
-            return (long) (sum * SCALE);
-        }
     }
 }

@@ -1,20 +1,20 @@
-package org.etw4j.consumer.model;
+package org.etw4j.consumer.etl;
 
 import java.util.List;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordView;
 
 /**
  * How far one pass over files merged in time order is: per file, how far the last record's time is through the
  * file's time span (header start to end), weighted by file size. Files from different times merge one after the
- * other, so one time span over all of them would jump. Not thread-safe; used by the reading thread.
+ * other, so one time span over all of them would jump. For progress lines ({@code etw dump}, trace-model reads).
+ * Not thread-safe; used by the reading thread, one per pass.
  */
-final class PassFraction {
+public final class ReadFraction {
     private final List<EtlFile> files;
     private final double[] weight;
     private final double[] fraction;
 
-    PassFraction(List<EtlFile> files) {
+    /** For a pass over {@code files} (merged in time order). */
+    public ReadFraction(List<EtlFile> files) {
         this.files = files;
         this.weight = new double[files.size()];
         this.fraction = new double[files.size()];
@@ -28,7 +28,7 @@ final class PassFraction {
     }
 
     /** The fraction done (0 to 1) once {@code view}'s record is read. */
-    double at(EtlRecordView view) {
+    public double at(EtlRecordView view) {
         double sum = 0;
         for (int i = 0; i < weight.length; i++) {
             EtlFile f = files.get(i);
