@@ -38,11 +38,12 @@ import org.etw4j.spi.RawEventRecord;
  * the second joins every PerfInfo/SampleProf event (opcode 46) to the StackWalk events that follow it for the same
  * thread and timestamp (StackWalk/Stack, opcode 32: EventTimeStamp, StackProcess, StackThread, then the frames,
  * leaf first, pointer-sized as the record header says; with stack caching StackKeyKernel 37 / StackKeyUser 38, see
- * {@link StackKeyTable}). Memory is per process, thread, image, cached stack and distinct sampled stack, never per
- * event.
+ * {@link StackKeyTable}), and every other event to its stack. Memory is per process, thread, image, method, cached
+ * stack and distinct stack, plus 21 bytes per event that has a stack (the lookup by event, {@link EventStackTable});
+ * never per event otherwise.
  *
  * <p>Frames in code the CLR compiled at run time resolve to the method ({@link ClrMethod}) its MethodLoadVerbose /
- * rundown events describe. Every event with a stack, not only CPU samples, has it looked up by {@link #stack}: the
+ * rundown events describe, named with its module from the CLR loader events ({@code Module!Namespace.Type.Method}). Every event with a stack, not only CPU samples, has it looked up by {@link #stack}: the
  * StackWalk events that name it, or its own EVENT_HEADER stack extended items (STACK_TRACE32/64, STACK_KEY32/64,
  * a kernel part joined to its user-mode part by MatchId), see {@link EventStack}. Not done: names of native
  * functions (need PDB symbol files, which traces do not carry: out of scope).
