@@ -6,13 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlLogfileHeader;
 import org.etw4j.consumer.etl.EtlSummary;
-import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -83,41 +80,17 @@ final class SummaryCommand implements Callable<Integer> {
     }
 
     private static void printText(PrintWriter out, EtlSummary s, Path path) throws IOException {
-        EtlLogfileHeader h = s.header();
         out.println(s.file() + "  (" + Files.size(path) + " bytes)");
         TextTable t = new TextTable("  ");
-        t.row("session", h.sessionName().isEmpty() ? "(no name)" : h.sessionName());
-        t.row("started", EtlSummary.formatFileTime(h.startTime()));
-        t.row("stopped", h.endTime() == 0 ? "(not recorded)" : EtlSummary.formatFileTime(h.endTime()));
-        t.row("recorded on", "Windows " + h.majorVersion() + "." + h.minorVersion() + " build " + h.osBuild()
-                + ", " + h.numberOfProcessors() + " processors, pointer size " + h.pointerSize());
-        t.row("buffers", h.buffersWritten() + " x " + h.bufferSize() + " bytes"
-                + (h.compressedMode() ? ", compressed" : "") + ", log file mode 0x" + Long.toHexString(h.logFileMode()));
-        t.row("clock", h.clockType() + " (" + h.clockTypeCode() + ")");
-        t.row("lost", h.eventsLost() + " events, " + h.buffersLost() + " buffers");
-        t.row("records", s.totalRecords() + kinds(s.recordsByHeaderKind()));
-        if (s.totalRecords() > 0) {
-            t.row("first", EtlSummary.formatFileTime(s.firstFileTime()));
-            t.row("last", EtlSummary.formatFileTime(s.lastFileTime()));
-        }
-        if (s.warnings() > 0) {
-            t.row("warnings", s.warnings() + " malformed buffers or records skipped");
+        for (TraceFacts.Fact f : TraceFacts.of(s)) { // the same lines as the HTML report's header
+            t.row(f.label(), f.value());
         }
         t.print(out);
         out.println("  providers (" + s.providers().size() + ")");
         TextTable p = new TextTable("    ");
         for (EtlSummary.ProviderSummary ps : s.providers()) {
-            p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), kinds(ps.byHeaderKind()).trim());
+            p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), TraceFacts.kinds(ps.byHeaderKind()).trim());
         }
         p.print(out);
-    }
-
-    private static String kinds(Map<HeaderKind, Long> kinds) {
-        StringJoiner j = new StringJoiner(", ", " (", ")");
-        j.setEmptyValue("");
-        for (Map.Entry<HeaderKind, Long> e : kinds.entrySet()) {
-            j.add(e.getKey() + " " + e.getValue());
-        }
-        return j.toString();
     }
 }
