@@ -1,11 +1,12 @@
 /**
- * etw4j samples: the {@code etw} command line ({@code org.etw4j.samples.cli}: demo, guid, summary, dump, record,
- * live) over the etw4j API and consumer. The Windows backend is found as a service at run time (etw-api
+ * etw4j samples: the {@code etw} command line ({@code org.etw4j.samples.cli}: demo, guid, summary, dump, profile,
+ * report, record, live) over the etw4j API and consumer. The Windows backend is found as a service at run time (etw-api
  * {@code uses} it), so this module does not require native-bindings.
  */
 module org.etw4j.samples {
     requires org.etw4j.api;
     requires org.etw4j.consumer;
+    requires org.etw4j.report; // etw report: the HTML trace report
     requires info.picocli;
     // org.etw4j.samples.logging: the logging frameworks the bridge samples configure and log through.
     requires ch.qos.logback.classic;

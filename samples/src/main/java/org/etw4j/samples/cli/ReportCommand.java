@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
  * moved into place, so a failed run leaves no half page.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        header = "Write a self-contained HTML report of an .etl file (facts, providers, events/s, CPU flame graph).",
+        header = "Write a self-contained HTML report of an .etl file.",
         description = "One HTML file that opens in any browser without network access: header facts as 'etw summary' "
                 + "shows them, the provider table, events per second over time, top processes by CPU samples and an "
                 + "interactive flame graph of the CPU samples (click to zoom, hover for name and count). Frames are "
@@ -46,6 +46,10 @@ final class ReportCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             throw new CliException("not a file: " + file);
         }
+        Path target = output.toAbsolutePath();
+        if (!Files.isDirectory(target.getParent())) { // before the long read, not after it
+            throw new CliException("no such directory: " + target.getParent());
+        }
         TraceReport report;
         try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0);
              EtlFile f = EtlFile.open(file)) {
@@ -57,7 +61,6 @@ final class ReportCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("etw report: no CPU samples in the trace (the flame graph section "
                     + "says so; record with the kernel's profile flag)");
         }
-        Path target = output.toAbsolutePath();
         Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
