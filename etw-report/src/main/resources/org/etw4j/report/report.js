@@ -5,7 +5,7 @@
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('etw4j-data').textContent);
-  var state = { rootSamples: 0, drawnFrames: 0, chartBuckets: 0, ready: false };
+  var state = { rootSamples: 0, drawnFrames: 0, chartBuckets: 0, ready: false, readyMs: 0 };
   window.etw4jReport = state;
 
   var COLORS = ['#2f6db5', '#e8743b', '#19a979', '#ed4a7b', '#945ecf', '#13a4b4', '#9aa4ae'];
@@ -439,5 +439,6 @@
     clearTimeout(resizing);
     resizing = setTimeout(function () { renderRate(); if (flame.root) { drawFlame(); } }, 150);
   });
+  state.readyMs = Math.round(performance.now()); // since the navigation started: parse, data, first drawing
   state.ready = true;
 })();

@@ -42,14 +42,18 @@ class ReportBrowserTest {
     @BeforeAll
     static void startBrowser() throws Exception {
         HeadlessChromium.executable(); // skip (or fail on CI) before anything else when there is none
+        long t0 = System.nanoTime();
         browser = HeadlessChromium.start(WIDTH, 900);
         browser.enableEvents();
+        System.out.printf("ReportBrowserTest: browser started in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
     }
 
     @AfterAll
     static void stopBrowser() {
         if (browser != null) {
+            long t0 = System.nanoTime();
             browser.close();
+            System.out.printf("ReportBrowserTest: browser stopped in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
         }
     }
 
@@ -121,8 +125,9 @@ class ReportBrowserTest {
         long t2 = System.nanoTime();
         shootPage("net.4.5.2.png");
         shoot("net.4.5.2-rate.png", "rate-section");
-        System.out.printf("ReportBrowserTest: reading the trace %d ms, writing and checking the page %d ms,"
-                + " screenshots %d ms%n", (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
+        System.out.printf("ReportBrowserTest: reading the trace %d ms, writing and checking the page %d ms (page"
+                + " ready %d ms after navigation start), screenshots %d ms%n", (t1 - t0) / 1_000_000,
+                (t2 - t1) / 1_000_000, browser.evaluate("window.etw4jReport.readyMs").asLong(),
                 (System.nanoTime() - t2) / 1_000_000);
     }
 

@@ -5,6 +5,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.report.HtmlReport;
@@ -61,9 +62,12 @@ final class ReportCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("etw report: no CPU samples in the trace (the flame graph section "
                     + "says so; record with the kernel's profile flag)");
         }
-        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+        // Not Files.createTempFile: its owner-only permissions would stay on the page; this file gets the umask's.
+        Path tmp = target.resolveSibling("." + target.getFileName() + "."
+                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
                 HtmlReport.write(report, w);
             }
             Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

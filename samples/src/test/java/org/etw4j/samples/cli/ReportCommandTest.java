@@ -58,6 +58,11 @@ class ReportCommandTest {
         assertEquals("etw report: no CPU samples in the trace (the flame graph section says so; record with the"
                 + " kernel's profile flag)", r.errLines().get(0));
         assertTrue(Files.readString(html).startsWith("<!DOCTYPE html>"), "replaced");
+        if (html.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Path plain = Files.writeString(dir.resolve("plain.txt"), "x");
+            assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(html),
+                    "the page has the permissions of any new file (umask), not a temporary file's owner-only ones");
+        }
         assertEquals(0, data(html).at("/cpu/samples").asLong());
     }
 
