@@ -68,8 +68,8 @@ public final class HtmlReport {
             w.beginArray().value(f.label()).value(f.value()).endArray();
         }
         w.endArray();
-        w.member("firstFileTime", s.firstFileTime());
-        w.member("lastFileTime", s.lastFileTime());
+        // No FILETIMEs in the JSON: about 1.3e17, past the integers a JavaScript number holds exactly (2^53).
+        w.member("durationHundredNs", s.totalRecords() == 0 ? 0 : s.lastFileTime() - s.firstFileTime());
         w.member("totalRecords", s.totalRecords());
         w.name("providers").beginArray();
         for (EtlSummary.ProviderSummary p : s.providers()) {
@@ -88,7 +88,6 @@ public final class HtmlReport {
 
     private static void writeRate(EventRate rate, JsonWriter w) {
         w.name("rate").beginObject();
-        w.member("startFileTime", rate.startFileTime());
         w.member("bucketHundredNs", rate.bucketHundredNs());
         w.name("series").beginArray();
         for (EventRate.Series x : rate.series()) {

@@ -57,7 +57,7 @@
     row(t, [{ text: 'file' }, { text: data.file + '  (' + fmt(data.fileBytes) + ' bytes)' }]);
     data.facts.forEach(function (f) { row(t, [{ text: f[0] }, { text: f[1] }]); });
     if (data.totalRecords > 0) {
-      row(t, [{ text: 'duration' }, { text: duration(data.lastFileTime - data.firstFileTime) + ' (first to last record)' }]);
+      row(t, [{ text: 'duration' }, { text: duration(data.durationHundredNs) + ' (first to last record)' }]);
     }
     var c = data.cpu;
     var cpu = fmt(c.samples) + ' samples';

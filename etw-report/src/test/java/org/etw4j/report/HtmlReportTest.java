@@ -72,6 +72,10 @@ class HtmlReportTest {
         EtlSummary s = report.summary();
         assertEquals(s.file(), d.path("file").asText());
         assertEquals(report.fileBytes(), d.path("fileBytes").asLong());
+        assertEquals(s.lastFileTime() - s.firstFileTime(), d.path("durationHundredNs").asLong());
+        // etw summary: first 07:00.623616, last 07:13.205181 (microseconds, rounded down): 12.581565 s, +-1 us.
+        assertTrue(Math.abs(d.path("durationHundredNs").asLong() - 125_815_650L) < 10, d.path("durationHundredNs")
+                .toString());
         List<TraceFacts.Fact> facts = TraceFacts.of(s);
         assertEquals(facts.size(), d.path("facts").size());
         for (int i = 0; i < facts.size(); i++) {
