@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
 import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.model.CpuProfile;
 import org.etw4j.consumer.model.StackFrame;
-import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +32,7 @@ class HtmlReportTest {
 
     @BeforeAll
     static void write() throws IOException {
-        report = TraceReport.read(SharedData.resolve("etl-corpus/perfview__net.4.5.2.x64.etl"));
+        report = CorpusReports.net452();
         html = page(report);
     }
 
