@@ -66,9 +66,26 @@ final class HeadlessChromium implements AutoCloseable {
      * with a message, or fails when {@code CI=true} (CI installs Debian's chromium, .ci/run).
      */
     static Path executable() {
+        Path p = find();
+        if (p != null) {
+            return p;
+        }
+        String named = System.getProperty("etw4j.chromium");
+        String msg = (named != null && !named.isBlank() ? "-Detw4j.chromium=" + named + " is not an executable file:"
+                : "no Chromium found (PATH: chromium, chromium-browser, google-chrome; or -Detw4j.chromium=PATH):")
+                + " the HTML report's browser test needs one (Debian: apt-get install chromium)";
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new AssertionError(msg + "; CI must have it (.ci/run installs it)");
+        }
+        Assumptions.abort(msg);
+        return null;
+    }
+
+    /** The browser {@link #executable()} would run, or {@code null}. */
+    static Path find() {
         String named = System.getProperty("etw4j.chromium");
         if (named != null && !named.isBlank()) {
-            return Path.of(named);
+            return Files.isExecutable(Path.of(named)) ? Path.of(named) : null;
         }
         String path = System.getenv("PATH");
         for (String dir : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {
@@ -79,12 +96,6 @@ final class HeadlessChromium implements AutoCloseable {
                 }
             }
         }
-        String msg = "no Chromium found (PATH: chromium, chromium-browser, google-chrome; or -Detw4j.chromium=PATH):"
-                + " the HTML report's browser test needs one (Debian: apt-get install chromium)";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new AssertionError(msg + "; CI must have it (.ci/run installs it)");
-        }
-        Assumptions.abort(msg);
         return null;
     }
 
