@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.model.CpuProfile;
+import org.etw4j.consumer.model.ReadProgress;
 import org.etw4j.consumer.model.TraceModel;
 
 /**
@@ -46,12 +47,20 @@ public record TraceReport(EtlSummary summary, long fileBytes, EventRate rate, Cp
      * {@code events per second}, then one name for the model's two passes), for a progress line.
      */
     public static TraceReport read(EtlFile file, Consumer<String> phase) {
+        return read(file, phase, ReadProgress.NONE);
+    }
+
+    /**
+     * Reads an open file as {@link #read(EtlFile, Consumer)}, and reports how far the model's two passes are (most of
+     * the time: the first two steps do not decode events) to {@code model}.
+     */
+    public static TraceReport read(EtlFile file, Consumer<String> phase, ReadProgress model) {
         phase.accept("summary");
         EtlSummary summary = EtlSummary.of(file);
         phase.accept("events per second");
         EventRate rate = EventRate.of(file, summary, CHART_PROVIDERS);
         phase.accept("processes, threads, images, samples and stacks");
-        CpuProfile cpu = TraceModel.read(List.of(file)).cpuProfile();
+        CpuProfile cpu = TraceModel.read(List.of(file), model).cpuProfile();
         return new TraceReport(summary, file.size(), rate, cpu);
     }
 }

@@ -244,7 +244,7 @@
   var flame = { root: null, focus: null, rects: [], search: '' };
   var ROW = 18;
 
-  /** A frame's name in module view: the offset dropped ("ntoskrnl!+0x1f2" -> "ntoskrnl!?", "A.B.M+0x10" -> "A.B.M"). */
+  /** A frame's name in module view: the offset dropped ("ntoskrnl!+0x1f2" -> "ntoskrnl!?", "m!A.B.M+0x10" -> "m!A.B.M"). */
   function moduleName(name) {
     var m = /^(.*?)(!)?\+0x[0-9a-f]+$/.exec(name);
     if (!m) { return name; }
@@ -267,7 +267,7 @@
       var last = -1;
       for (var i = 1; i < s.length; i++) {
         var name = names[s[i]];
-        if (!addresses && i > 1 && name === last) { continue; } // module view: a run of one module is one box
+        if (!addresses && i > 1 && name === last && /!\?$/.test(name)) { continue; } // a native module's run: one box
         last = name;
         var k = at.kids.get(name);
         if (!k) { k = node(name, at); at.kids.set(name, k); }
@@ -299,8 +299,10 @@
     if (n.depth === 0) { return '#b9c2cc'; }
     if (n.depth === 1) { return 'hsl(210,45%,' + (66 + h % 12) + '%)'; } // processes
     if (/^0x[0-9a-f]+$/.test(n.name) || n.name.indexOf('?!') === 0) { return 'hsl(0,0%,' + (72 + h % 10) + '%)'; }
-    if (n.name.indexOf('!') < 0) { return 'hsl(' + (95 + h % 40) + ',55%,' + (55 + h % 12) + '%)'; } // .NET methods
-    return 'hsl(' + (14 + h % 32) + ',' + (72 + h % 18) + '%,' + (55 + h % 14) + '%)'; // native module!+offset
+    if (/!(\?|\+0x[0-9a-f]+)$/.test(n.name)) { // native: module!? or module!+0xOFFSET
+      return 'hsl(' + (14 + h % 32) + ',' + (72 + h % 18) + '%,' + (55 + h % 14) + '%)';
+    }
+    return 'hsl(' + (95 + h % 40) + ',55%,' + (55 + h % 12) + '%)'; // .NET methods: [Module!]Namespace.Type.Method
   }
 
   function matches(n) { return flame.search !== '' && n.name.toLowerCase().indexOf(flame.search) >= 0; }
@@ -401,7 +403,7 @@
     }
     $('flame-note').textContent = 'Root at the top (icicle layout); width is samples; boxes side by side are ordered '
       + 'by samples, most first. Frames are module!? per module (native function names need PDB symbol files, '
-      + 'which a trace does not carry), Namespace.Type.Method for .NET code compiled at run time, 0x... for '
+      + 'which a trace does not carry), Module!Namespace.Type.Method for .NET code compiled at run time, 0x... for '
       + 'addresses in no known image. ' + (c.samplesWithStack >= 0 && c.samplesWithStack < c.samples
         ? fmt(c.samples - c.samplesWithStack) + ' samples had no stack: their sampled address stands alone.' : '');
     buildTree(false);

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         description = "One HTML file that opens in any browser without network access: header facts as 'etw summary' "
                 + "shows them, the provider table, events per second over time, top processes by CPU samples and an "
                 + "interactive flame graph of the CPU samples (click to zoom, hover for name and count). Frames are "
-                + "module!+0xOFFSET (no PDB symbols) or, for .NET JIT-compiled code, Namespace.Type.Method. "
+                + "module!+0xOFFSET (no PDB symbols) or, for .NET JIT-compiled code, Module!Namespace.Type.Method. "
                 + "Pure Java: any OS.")
 final class ReportCommand implements Callable<Integer> {
     @Spec
@@ -54,7 +54,7 @@ final class ReportCommand implements Callable<Integer> {
         TraceReport report;
         try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0);
              EtlFile f = EtlFile.open(file)) {
-            report = TraceReport.read(f, progress::label);
+            report = TraceReport.read(f, progress::label, progress.modelRead());
         } catch (IOException | RuntimeException e) { // EtlFormatException too: a one-line message naming the file
             throw new CliException(file + ": " + EtwCommand.oneLine(e), e);
         }
