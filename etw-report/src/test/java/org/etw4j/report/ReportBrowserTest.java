@@ -156,6 +156,20 @@ class ReportBrowserTest {
         shoot("net.4.5.2-flame-zoomed.png", "flame-section");
         browser.evaluate("document.getElementById('flame-reset').click()");
 
+        // One box per address instead of per module: the same samples, more boxes; search marks a share of them.
+        int moduleBoxes = browser.evaluate("window.etw4jReport.drawnFrames").asInt();
+        browser.evaluate("document.getElementById('flame-addresses').click()");
+        assertEquals(samples, browser.evaluate("window.etw4jReport.rootSamples").asLong());
+        assertTrue(browser.evaluate("window.etw4jReport.drawnFrames").asInt() > moduleBoxes, "address boxes");
+        browser.evaluate("document.getElementById('flame-addresses').click()");
+        assertEquals(moduleBoxes, browser.evaluate("window.etw4jReport.drawnFrames").asInt(), "back to modules");
+        String match = browser.evaluate("(() => { const s = document.getElementById('flame-search');"
+                + " s.value = 'ntoskrnl'; s.dispatchEvent(new Event('input'));"
+                + " return document.getElementById('flame-match').textContent; })()").asText();
+        assertTrue(match.matches("matched: \\d+(\\.\\d+)?% of the shown samples"), match);
+        browser.evaluate("(() => { const s = document.getElementById('flame-search'); s.value = '';"
+                + " s.dispatchEvent(new Event('input')); })()");
+
         assertNoProblems(html);
         long t2 = System.nanoTime();
         shootPage("net.4.5.2.png");
