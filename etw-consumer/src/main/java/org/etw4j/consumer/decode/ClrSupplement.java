@@ -198,7 +198,8 @@ final class ClrSupplement {
             if (in == null) {
                 throw new IllegalStateException("resource " + RESOURCE + " missing from org.etw4j.consumer.decode");
             }
-            List<ProviderManifest> providers = ManifestParser.parse(in, SchemaSource.BUILT_IN);
+            // Through the manifest cache: a cold process then need not load the XML parser for it.
+            List<ProviderManifest> providers = ManifestCache.shared().load(in.readAllBytes(), SchemaSource.BUILT_IN);
             Map<Guid, ProviderManifest> m = new HashMap<>();
             providers.forEach(p -> m.put(p.guid(), p));
             return Map.copyOf(m);

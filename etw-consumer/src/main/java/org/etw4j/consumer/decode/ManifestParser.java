@@ -3,7 +3,6 @@ package org.etw4j.consumer.decode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,11 +74,13 @@ public final class ManifestParser {
     private ManifestParser() {
     }
 
-    /** Parses a manifest file. */
+    /**
+     * Parses a manifest file, through the {@linkplain ManifestCache#shared() shared manifest cache}: a manifest
+     * parsed before (same bytes, same etw4j build) is read from its binary cache entry instead of the XML. The
+     * result is the same either way ({@code ManifestCacheTest}).
+     */
     public static List<ProviderManifest> parse(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return parse(in, SchemaSource.MANIFEST);
-        }
+        return ManifestCache.shared().load(file);
     }
 
     /** Parses manifest XML bytes (any encoding the XML declares; UTF-8 by default). */

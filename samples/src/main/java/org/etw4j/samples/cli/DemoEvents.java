@@ -10,7 +10,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
-import org.etw4j.consumer.decode.ManifestParser;
+import org.etw4j.consumer.decode.ManifestCache;
 import org.etw4j.consumer.decode.ProviderManifest;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.tracelogging.ProviderIds;
@@ -86,7 +86,8 @@ final class DemoEvents {
             if (in == null) {
                 throw new IOException(MANIFEST + " is missing from the class path");
             }
-            List<ProviderManifest> ps = ManifestParser.parse(in, SchemaSource.MANIFEST);
+            // Through the manifest cache: every dump registers it, and a cached load spares loading the XML parser.
+            List<ProviderManifest> ps = ManifestCache.shared().load(in.readAllBytes(), SchemaSource.MANIFEST);
             ProviderManifest m = ps.get(0);
             if (!m.guid().equals(PROVIDER_ID)) {
                 throw new IllegalStateException("etw4j-demo.man declares " + m.guid() + " but the name "

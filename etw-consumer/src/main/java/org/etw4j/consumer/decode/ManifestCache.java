@@ -1,0 +1,284 @@
+package org.etw4j.consumer.decode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import org.etw4j.Guid;
+
+/**
+ * A cache of parsed instrumentation manifests on disk, so that a large manifest (ClrEtwAll.man, 0.5 MB of XML)
+ * is parsed once per machine rather than once per process: the providers are stored in a compact binary form
+ * ({@link ManifestCacheCodec}) and read back instead of the XML.
+ * Thread-safe; several threads and several JVMs may share one directory.
+ *
+ * <p><b>Key and invalidation.</b> An entry is named by the SHA-256 of the manifest's bytes, the
+ * {@link SchemaSource} and the <em>code fingerprint</em>: the SHA-256 of the codec's format version and of the
+ * class files of the parser and of every type a parsed schema is made of ({@link #FINGERPRINT_CLASSES}). An
+ * edited manifest has another digest, and a new etw4j build (any change to the parser or the schema types,
+ * released or not) another fingerprint, so neither ever reads an old entry; old entries are left in place (a few
+ * hundred KB each), and deleting the directory at any time is safe. The entry repeats all three in its header
+ * and carries the SHA-256 of its payload: an entry that is truncated, corrupt or not what its name says is
+ * ignored, the XML parsed, and the entry rewritten. A cache that cannot be read or written (read-only home,
+ * full disk) only costs the parse; loading never fails because of it.
+ *
+ * <p><b>Writes</b> go to a temporary file in the same directory, then are renamed over the entry with
+ * {@link StandardCopyOption#ATOMIC_MOVE}; a reader sees the old entry, the new one or none, never part of one.
+ * Concurrent writers of the same entry write the same bytes, so which rename wins does not matter. Where the
+ * file system cannot rename atomically nothing is written.
+ *
+ * <p><b>Location</b> ({@link #shared()}): the system property {@value #DIRECTORY_PROPERTY}, else the environment
+ * variable {@value #DIRECTORY_ENV}, else {@code $XDG_CACHE_HOME/etw4j/manifests}, else
+ * {@code ~/.cache/etw4j/manifests}. The value {@code off} (also {@code none}, {@code false}, empty) disables
+ * it.
+ *
+ * <p>Used by {@link ManifestParser#parse(Path)}, so by {@link ManifestRegistry#register(Path)},
+ * {@code EventStream.addManifest(Path)} and the CLI's {@code --manifest}; in-band (EventSource) manifests of a
+ * trace are parsed without it.
+ */
+public final class ManifestCache {
+    /** System property naming the cache directory, or {@code off}. */
+    public static final String DIRECTORY_PROPERTY = "etw4j.manifest.cache";
+    /** Environment variable naming the cache directory, or {@code off} (the system property wins). */
+    public static final String DIRECTORY_ENV = "ETW4J_MANIFEST_CACHE";
+    /** The classes whose compiled form decides what a manifest parses to; part of the code fingerprint. */
+    static final List<Class<?>> FINGERPRINT_CLASSES = List.of(ManifestParser.class, ManifestCacheCodec.class,
+            ManifestCache.class, ProviderManifest.class, ProviderManifest.EventKey.class, EventSchema.class,
+            FieldSpec.class, DataSpec.class, StructSpec.class, SizeRule.class, ValueMap.class, InType.class,
+            OutType.class, SchemaSource.class, Guid.class);
+
+    private static final System.Logger LOG = System.getLogger(ManifestCache.class.getName());
+    private static final Object SHARED_LOCK = new Object();
+    private static ManifestCache shared;
+    private static volatile byte[] fingerprint;
+
+    private final Path directory;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder written = new LongAdder();
+    private final LongAdder writeFailures = new LongAdder();
+
+    private ManifestCache(Path directory) {
+        this.directory = directory;
+    }
+
+    /**
+     * What a cache did since it was made. Immutable value; thread-safe.
+     *
+     * @param hits          loads answered from an entry
+     * @param misses        loads that parsed the XML (no usable entry, or the cache is off)
+     * @param rejected      entries found but not used (truncated, corrupt, other manifest or build); each is
+     *                      also a miss and is rewritten
+     * @param written       entries written
+     * @param writeFailures entries that could not be written (the load still succeeded)
+     */
+    public record Statistics(long hits, long misses, long rejected, long written, long writeFailures) {
+    }
+
+    /** A cache in {@code directory} (created when first written). */
+    public static ManifestCache at(Path directory) {
+        return new ManifestCache(Objects.requireNonNull(directory, "directory").toAbsolutePath());
+    }
+
+    /** A cache that stores nothing: every load parses the XML. */
+    public static ManifestCache disabled() {
+        return new ManifestCache(null);
+    }
+
+    /**
+     * The cache at the configured location (see the class comment), one instance per location: the location is
+     * looked up at every call, so a changed system property takes effect at the next load.
+     */
+    public static ManifestCache shared() {
+        Path dir = configuredDirectory(System.getProperty(DIRECTORY_PROPERTY), System.getenv(DIRECTORY_ENV),
+                System.getenv("XDG_CACHE_HOME"), System.getProperty("user.home"));
+        synchronized (SHARED_LOCK) {
+            if (shared == null || !Objects.equals(shared.directory, dir)) {
+                shared = dir == null ? disabled() : at(dir);
+            }
+            return shared;
+        }
+    }
+
+    /** The directory the configuration names, or {@code null} when the cache is off. */
+    static Path configuredDirectory(String property, String env, String xdgCacheHome, String userHome) {
+        String chosen = property != null ? property : env;
+        if (chosen != null) {
+            String v = chosen.trim();
+            String lower = v.toLowerCase(Locale.ROOT);
+            if (v.isEmpty() || lower.equals("off") || lower.equals("none") || lower.equals("false")) {
+                return null;
+            }
+            return Path.of(v).toAbsolutePath();
+        }
+        Path base;
+        if (xdgCacheHome != null && !xdgCacheHome.isBlank() && Path.of(xdgCacheHome).isAbsolute()) {
+            base = Path.of(xdgCacheHome); // the XDG spec ignores relative values
+        } else if (userHome != null && !userHome.isBlank()) {
+            base = Path.of(userHome, ".cache");
+        } else {
+            return null;
+        }
+        return base.resolve("etw4j").resolve("manifests");
+    }
+
+    /** The directory entries are kept in; empty when the cache is off. */
+    public java.util.Optional<Path> directory() {
+        return java.util.Optional.ofNullable(directory);
+    }
+
+    /** Counts since this instance was made. */
+    public Statistics statistics() {
+        return new Statistics(hits.sum(), misses.sum(), rejected.sum(), written.sum(), writeFailures.sum());
+    }
+
+    /**
+     * The providers of a manifest file ({@link SchemaSource#MANIFEST}), from the cache when it holds them, else
+     * parsed (and stored). Equal to {@link ManifestParser#parse(byte[], SchemaSource)} of the file's bytes.
+     *
+     * @throws IOException when the file cannot be read or does not parse (nothing is cached then)
+     */
+    public List<ProviderManifest> load(Path manifestFile) throws IOException {
+        byte[] xml;
+        try (InputStream in = Files.newInputStream(manifestFile)) {
+            // One byte past the bound, so that the parser reports the oversized manifest as it always has.
+            xml = in.readNBytes(ManifestParser.MAX_BYTES + 1);
+        }
+        return load(xml, SchemaSource.MANIFEST);
+    }
+
+    /**
+     * The providers of manifest XML bytes, from the cache when it holds them, else parsed (and stored).
+     *
+     * @throws IOException when the XML does not parse (nothing is cached then)
+     */
+    public List<ProviderManifest> load(byte[] xml, SchemaSource source) throws IOException {
+        Objects.requireNonNull(source, "source");
+        byte[] code = directory == null || xml.length > ManifestParser.MAX_BYTES ? null : fingerprint();
+        if (code == null) {
+            misses.increment();
+            return ManifestParser.parse(xml, source);
+        }
+        byte[] digest = ManifestCacheCodec.sha256(xml);
+        Path entry = directory.resolve(entryName(digest, code, source));
+        List<ProviderManifest> cached = read(entry, digest, code, source);
+        if (cached != null) {
+            hits.increment();
+            return cached;
+        }
+        misses.increment();
+        List<ProviderManifest> parsed = ManifestParser.parse(xml, source);
+        write(entry, ManifestCacheCodec.encode(parsed, digest, code, source));
+        return parsed;
+    }
+
+    /** {@code <manifest sha256>-<source>-<first 16 hex digits of the code fingerprint>.bin}. */
+    static String entryName(byte[] manifestDigest, byte[] code, SchemaSource source) {
+        HexFormat hex = HexFormat.of();
+        return hex.formatHex(manifestDigest) + "-" + source.name().toLowerCase(Locale.ROOT) + "-"
+                + hex.formatHex(code, 0, 8) + ".bin";
+    }
+
+    /** The file an entry for these bytes would be kept in, or {@code null} when the cache is off. */
+    Path entryFor(byte[] xml, SchemaSource source) {
+        byte[] code = fingerprint();
+        return directory == null || code == null ? null
+                : directory.resolve(entryName(ManifestCacheCodec.sha256(xml), code, source));
+    }
+
+    private List<ProviderManifest> read(Path entry, byte[] digest, byte[] code, SchemaSource source) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(entry);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache entry " + entry + " not readable: " + e);
+            return null;
+        }
+        try {
+            return ManifestCacheCodec.decode(bytes, digest, code, source);
+        } catch (ManifestCacheCodec.Rejected e) {
+            rejected.increment();
+            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache entry " + entry + " ignored: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private void write(Path entry, byte[] bytes) {
+        if (bytes == null) {
+            return; // not representable exactly (ManifestCacheCodec.encode)
+        }
+        Path tmp = null;
+        try {
+            Files.createDirectories(directory);
+            tmp = Files.createTempFile(directory, ".entry-", ".tmp");
+            Files.write(tmp, bytes);
+            Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            tmp = null;
+            written.increment();
+        } catch (AtomicMoveNotSupportedException e) {
+            writeFailures.increment();
+            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache in " + directory
+                    + " not written: the file system cannot rename atomically");
+        } catch (IOException | RuntimeException e) {
+            writeFailures.increment();
+            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache entry " + entry + " not written: " + e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException | RuntimeException e) {
+                    // best effort: a stray temporary file is ignored by readers
+                }
+            }
+        }
+    }
+
+    /**
+     * The code fingerprint (see the class comment), computed once per JVM; {@code null} (cache off) when a class
+     * file cannot be read, since then a changed parser could not be told apart.
+     */
+    static byte[] fingerprint() {
+        byte[] f = fingerprint;
+        if (f == null) {
+            f = computeFingerprint();
+            fingerprint = f == null ? new byte[0] : f;
+        }
+        return f == null || f.length == 0 ? null : f;
+    }
+
+    private static byte[] computeFingerprint() {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(Integer.toString(ManifestCacheCodec.FORMAT_VERSION).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            for (Class<?> c : FINGERPRINT_CLASSES) {
+                String name = c.getName();
+                String file = name.substring(name.lastIndexOf('.') + 1) + ".class";
+                try (InputStream in = c.getResourceAsStream(file)) {
+                    if (in == null) {
+                        LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache off: class file of " + name
+                                + " not readable");
+                        return null;
+                    }
+                    md.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    md.update(in.readAllBytes());
+                }
+            }
+            return md.digest();
+        } catch (IOException | java.security.NoSuchAlgorithmException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache off: no code fingerprint: " + e);
+            return null;
+        }
+    }
+}
