@@ -31,6 +31,13 @@ public interface EtlCursor {
     /** Records delivered so far whose timestamp is earlier than the one delivered before them. */
     long outOfOrderCount();
 
+    /**
+     * The record accounting so far: records seen in the buffers, returned, and skipped with a warning
+     * ({@link EtlRecordCounts}; after the last {@link #advance()} {@code seen == returned + warned}).
+     * Counting allocates nothing; this call allocates the returned value.
+     */
+    EtlRecordCounts recordCounts();
+
     /** Advances through all remaining records, handing each to {@code action}. */
     default void forEachRemaining(Consumer<? super EtlRecordView> action) {
         while (advance()) {

@@ -14,6 +14,9 @@ import java.util.Objects;
  */
 public final class EtlMergedCursor implements EtlCursor {
     private final EtlCursor[] heap;
+    /** All cursors, for the record accounting (the heap drops the ones that ended). */
+    private final EtlCursor[] cursors;
+    private long returned;
     private final long[] keys;
     private final int[] order;
     private int count;
@@ -31,6 +34,7 @@ public final class EtlMergedCursor implements EtlCursor {
             heap[i] = Objects.requireNonNull(cursors.get(i), "cursor");
             order[i] = i;
         }
+        this.cursors = heap.clone();
     }
 
     /** Merges the time-ordered cursors of {@code files}. */
@@ -89,6 +93,7 @@ public final class EtlMergedCursor implements EtlCursor {
             outOfOrder++;
         }
         lastKey = keys[0];
+        returned++;
         return true;
     }
 
@@ -103,6 +108,19 @@ public final class EtlMergedCursor implements EtlCursor {
     @Override
     public long outOfOrderCount() {
         return outOfOrder;
+    }
+
+    /**
+     * Seen and warned: the sums over the merged cursors; returned: the records this cursor returned (the merge
+     * holds one record per file that is returned by its own cursor but not yet by this one: pending).
+     */
+    @Override
+    public EtlRecordCounts recordCounts() {
+        EtlRecordCounts sum = new EtlRecordCounts(0, 0, 0);
+        for (EtlCursor c : cursors) {
+            sum = sum.plus(c.recordCounts());
+        }
+        return new EtlRecordCounts(sum.seen(), returned, sum.warned());
     }
 
     private boolean before(int a, int b) {

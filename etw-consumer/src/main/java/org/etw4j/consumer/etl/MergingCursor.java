@@ -9,6 +9,9 @@ package org.etw4j.consumer.etl;
  */
 final class MergingCursor implements EtlCursor {
     private final RecordStream[] heap;
+    /** All streams, for the record accounting (the heap drops the ones that ended). */
+    private final RecordStream[] streams;
+    private long returned;
     private final EtlRecordView view = new EtlRecordView();
     private int count;
     private boolean started;
@@ -18,6 +21,7 @@ final class MergingCursor implements EtlCursor {
 
     MergingCursor(RecordStream[] streams) {
         this.heap = streams;
+        this.streams = streams.clone();
     }
 
     @Override
@@ -53,6 +57,7 @@ final class MergingCursor implements EtlCursor {
         }
         lastTimestamp = ts;
         view.attach(current);
+        returned++;
         return true;
     }
 
@@ -67,6 +72,17 @@ final class MergingCursor implements EtlCursor {
     @Override
     public long outOfOrderCount() {
         return outOfOrder;
+    }
+
+    @Override
+    public EtlRecordCounts recordCounts() {
+        long seen = 0;
+        long warned = 0;
+        for (RecordStream s : streams) {
+            seen += s.recordsSeen;
+            warned += s.recordsWarned;
+        }
+        return new EtlRecordCounts(seen, returned, warned);
     }
 
     private static boolean before(RecordStream a, RecordStream b) {

@@ -68,6 +68,11 @@ final class RecordStream {
     int messageSystemInfoAt;
     private int nextPos;
 
+    // Record accounting (EtlRecordCounts): every record header reached is read (handed to the merge) or warned.
+    long recordsSeen;
+    long recordsRead;
+    long recordsWarned;
+
     /**
      * @param processorFilter processor index whose buffers this stream reads, or -1 for all (file order)
      * @param id              tie-breaker in the merge (lower first)
@@ -209,6 +214,7 @@ final class RecordStream {
             if (marker == TraceHeaderTypes.END_OF_BUFFER_MARKER) {
                 return endOfBuffer(p);
             }
+            recordsSeen++;
             if (p + 8 > end) {
                 return skipRest(p, "a record header is cut by the end of the buffer data");
             }
@@ -266,6 +272,7 @@ final class RecordStream {
                         return skipRest(p, String.format("record of unsupported header type 0x%02x with unusable size %d",
                                 type, length));
                     }
+                    recordsWarned++; // before the listener, which may throw
                     file.warn(EtlWarning.Kind.UNSUPPORTED_RECORD, fileOffsetOf(p), bufferIndex,
                             String.format("record of unsupported header type 0x%02x (%d bytes) skipped", type, length));
                     nextPos = p + WmiBufferLayout.align(length);
@@ -304,6 +311,7 @@ final class RecordStream {
                 // SYSTEM (full and compact), classic and instance headers all keep it at 0x10.
                 default -> timestamp = b.getLong(p + SystemTraceHeaderLayout.SYSTEM_TIME);
             }
+            recordsRead++;
             return true;
         }
     }
@@ -380,11 +388,13 @@ final class RecordStream {
     }
 
     private boolean skipRecord(int p, String why) {
+        recordsWarned++; // before the listener, which may throw
         file.warn(EtlWarning.Kind.BAD_RECORD, fileOffsetOf(p), bufferIndex, why + "; record skipped");
         return false;
     }
 
     private boolean skipRest(int p, String why) {
+        recordsWarned++; // before the listener, which may throw
         file.warn(EtlWarning.Kind.BAD_RECORD, fileOffsetOf(p), bufferIndex,
                 why + " (offset 0x" + Integer.toHexString(p) + " in the buffer); rest of the buffer skipped");
         return false;
