@@ -17,6 +17,7 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
 import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlReadOptions;
+import org.etw4j.consumer.etl.EtlRecordCounts;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.etl.FuzzSeeds;
@@ -38,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *     buffer size and, for an uncompressed buffer, within the file; its user data and extended items lie
  *     inside it;</li>
  * <li>counts add up: the file-order and time-ordered cursors return the same number of records and report the
- *     same number of warnings (they read the same buffers); {@link EtlSummary} counts the same records and
+ *     same number of warnings (they read the same buffers), and each accounts for every record it met
+ *     ({@link EtlRecordCounts}: seen = returned + warned, the same in both orders); {@link EtlSummary} counts the same records and
  *     {@link EtlFile#warningCount()} is the opening scan's warnings plus every cursor's; file order is strictly
  *     increasing by (buffer, offset);</li>
  * <li>memory stays bounded: one cursor pass allocates at most the reader's decompression bound (256 MiB)
@@ -82,6 +84,7 @@ class EtlReaderFuzzTest {
                 return;
             }
             assertEquals(byFile.records, byTime.records, "records in file order vs time order");
+            assertEquals(byFile.counts, byTime.counts, "record accounting in file order vs time order");
             assertEquals(byFile.warnings, byTime.warnings, "warnings in file order vs time order");
             long beforeSummary = f.warningCount();
             EtlSummary s = EtlSummary.of(f);
@@ -93,7 +96,7 @@ class EtlReaderFuzzTest {
         }
     }
 
-    private record Pass(long records, long warnings, boolean bounded) {
+    private record Pass(long records, long warnings, EtlRecordCounts counts, boolean bounded) {
     }
 
     private static Pass pass(EtlFile f, EtlOrder order, LongAdder warnings) {
@@ -140,12 +143,20 @@ class EtlReaderFuzzTest {
         } catch (EtlFormatException e) {
             // The documented bound on decompressed memory; nothing else may end a lenient pass.
             assertTrue(e.getMessage().contains("MiB limit"), () -> "unexpected " + e);
-            return new Pass(records, warnings.sum() - warningsBefore, true);
+            return new Pass(records, warnings.sum() - warningsBefore, c.recordCounts(), true);
         }
+        // Record accounting: every record header the walk reached was returned or warned, none dropped.
+        EtlRecordCounts counts = c.recordCounts();
+        long passWarnings = warnings.sum() - warningsBefore;
+        assertEquals(records, counts.returned(), order + ": records returned vs counted");
+        assertEquals(counts.seen(), counts.returned() + counts.warned(), order + ": seen != returned + warned: "
+                + counts);
+        assertTrue(counts.warned() <= passWarnings, order + ": " + counts.warned() + " records warned, but only "
+                + passWarnings + " warnings");
         long spent = allocated() - allocatedBefore;
         long bound = DECOMPRESSION_BOUND + logical + SLACK;
         assertTrue(spent <= bound, order + " pass allocated " + spent + " bytes, over its " + bound + "-byte bound");
-        return new Pass(records, warnings.sum() - warningsBefore, false);
+        return new Pass(records, passWarnings, counts, false);
     }
 
     private static long allocated() {
