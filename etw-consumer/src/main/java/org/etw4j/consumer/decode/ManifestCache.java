@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
@@ -23,9 +24,10 @@ import org.etw4j.Guid;
  *
  * <p><b>Key and invalidation.</b> An entry is named by the SHA-256 of the manifest's bytes, the
  * {@link SchemaSource} and the <em>code fingerprint</em>: the SHA-256 of the codec's format version and of the
- * class files of the parser and of every type a parsed schema is made of ({@link #FINGERPRINT_CLASSES}). An
- * edited manifest has another digest, and a new etw4j build (any change to the parser or the schema types,
- * released or not) another fingerprint, so neither ever reads an old entry; old entries are left in place (a few
+ * parser and of every type a parsed schema is made of ({@link #FINGERPRINT_CLASSES}): of the path, size and
+ * modification time of the jar they come from, or of their class files when they are not in a jar. An edited
+ * manifest has another digest, and another etw4j build (any rebuilt jar, released or not; any changed class file)
+ * another fingerprint, so neither ever reads an old entry; old entries are left in place (a few
  * hundred KB each), and deleting the directory at any time is safe. The entry repeats all three in its header
  * and carries the SHA-256 of its payload: an entry that is truncated, corrupt or not what its name says is
  * ignored, the XML parsed, and the entry rewritten. A cache that cannot be read or written (read-only home,
@@ -56,7 +58,6 @@ public final class ManifestCache {
             FieldSpec.class, DataSpec.class, StructSpec.class, SizeRule.class, ValueMap.class, InType.class,
             OutType.class, SchemaSource.class, Guid.class);
 
-    private static final System.Logger LOG = System.getLogger(ManifestCache.class.getName());
     private static final Object SHARED_LOCK = new Object();
     private static ManifestCache shared;
     private static volatile byte[] fingerprint;
@@ -67,6 +68,15 @@ public final class ManifestCache {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder written = new LongAdder();
     private final LongAdder writeFailures = new LongAdder();
+
+    /** Made on first use: only problems are logged, and the logging framework costs a cold start ~0.1 s. */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger(ManifestCache.class.getName());
+    }
+
+    private static void debug(java.util.function.Supplier<String> message) {
+        Log.LOG.log(System.Logger.Level.DEBUG, message);
+    }
 
     private ManifestCache(Path directory) {
         this.directory = directory;
@@ -203,14 +213,14 @@ public final class ManifestCache {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache entry " + entry + " not readable: " + e);
+            debug(() -> "manifest cache entry " + entry + " not readable: " + e);
             return null;
         }
         try {
             return ManifestCacheCodec.decode(bytes, digest, code, source);
         } catch (ManifestCacheCodec.Rejected e) {
             rejected.increment();
-            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache entry " + entry + " ignored: " + e.getMessage());
+            debug(() -> "manifest cache entry " + entry + " ignored: " + e.getMessage());
             return null;
         }
     }
@@ -229,11 +239,11 @@ public final class ManifestCache {
             written.increment();
         } catch (AtomicMoveNotSupportedException e) {
             writeFailures.increment();
-            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache in " + directory
+            debug(() -> "manifest cache in " + directory
                     + " not written: the file system cannot rename atomically");
         } catch (IOException | RuntimeException e) {
             writeFailures.increment();
-            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache entry " + entry + " not written: " + e);
+            debug(() -> "manifest cache entry " + entry + " not written: " + e);
         } finally {
             if (tmp != null) {
                 try {
@@ -261,23 +271,50 @@ public final class ManifestCache {
     private static byte[] computeFingerprint() {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(Integer.toString(ManifestCacheCodec.FORMAT_VERSION).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            md.update(Integer.toString(ManifestCacheCodec.FORMAT_VERSION).getBytes(StandardCharsets.US_ASCII));
+            java.util.Set<Path> jarsSeen = new java.util.HashSet<>();
             for (Class<?> c : FINGERPRINT_CLASSES) {
                 String name = c.getName();
+                md.update(name.getBytes(StandardCharsets.UTF_8));
+                Path jar = jarOf(c);
+                if (jar != null) {
+                    // A packaged build: the jar's path, size and modification time stand for its classes (a
+                    // rebuilt jar is a new file; reading the class files cost a cold start ~10x more).
+                    if (jarsSeen.add(jar)) {
+                        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(jar,
+                                java.nio.file.attribute.BasicFileAttributes.class);
+                        md.update((jar + "|" + a.size() + "|" + a.lastModifiedTime().to(
+                                java.util.concurrent.TimeUnit.NANOSECONDS)).getBytes(StandardCharsets.UTF_8));
+                    }
+                    continue;
+                }
+                // Classes in a directory (a development build, the tests) or an image: their bytes.
                 String file = name.substring(name.lastIndexOf('.') + 1) + ".class";
                 try (InputStream in = c.getResourceAsStream(file)) {
                     if (in == null) {
-                        LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache off: class file of " + name
-                                + " not readable");
+                        debug(() -> "manifest cache off: class file of " + name + " not readable");
                         return null;
                     }
-                    md.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     md.update(in.readAllBytes());
                 }
             }
             return md.digest();
         } catch (IOException | java.security.NoSuchAlgorithmException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "manifest cache off: no code fingerprint: " + e);
+            debug(() -> "manifest cache off: no code fingerprint: " + e);
+            return null;
+        }
+    }
+
+    /** The jar file {@code c} was loaded from, or {@code null} (a directory, a run-time image, unknown). */
+    private static Path jarOf(Class<?> c) {
+        try {
+            java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
+            if (cs == null || cs.getLocation() == null || !"file".equals(cs.getLocation().getProtocol())) {
+                return null;
+            }
+            Path p = Path.of(cs.getLocation().toURI());
+            return Files.isRegularFile(p) ? p : null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
             return null;
         }
     }
