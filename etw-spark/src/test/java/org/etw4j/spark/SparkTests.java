@@ -21,7 +21,11 @@ final class SparkTests {
     private SparkTests() {
     }
 
-    static SparkSession session() {
+    /**
+     * The local Spark of this test JVM, made on first use and shared by the test classes (Spark's start is the
+     * larger part of this module's test time); Spark's shutdown hook stops it when the JVM ends.
+     */
+    static synchronized SparkSession session() {
         return SparkSession.builder()
                 .appName("etw-spark-tests")
                 .master("local[2]")
