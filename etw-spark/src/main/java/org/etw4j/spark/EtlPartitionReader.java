@@ -127,7 +127,9 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
             try {
                 more = cursor.advance();
             } catch (EtlFormatException e) {
-                throw failFast(e);
+                // FAILFAST (strict reader): the first problem; otherwise a problem the reader cannot step over
+                // (e.g. the decompression memory bound): the rest of this partition is unreadable.
+                more = stopOn(e);
             }
             if (!more) {
                 finished = true;
@@ -186,7 +188,9 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 try {
                     contextPass();
                 } catch (EtlFormatException e) {
-                    throw failFast(e);
+                    collecting = true;
+                    stopOn(e);
+                    return;
                 } finally {
                     collecting = true;
                 }
@@ -223,6 +227,19 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
             return r.providerIdMsb() == g.mostSignificantBits() && r.providerIdLsb() == g.leastSignificantBits();
         }
         return r.id() == ManifestRegistry.MANIFEST_EVENT_ID;
+    }
+
+    /** Ends the partition on a problem the reader cannot step over: thrown in FAILFAST, else one problem row. */
+    private boolean stopOn(EtlFormatException e) {
+        if (options.mode() == EtlParseMode.FAILFAST) {
+            throw failFast(e);
+        }
+        pending.add(new EtlWarning(EtlWarning.Kind.BAD_BUFFER, file.name(), e.fileOffset(),
+                partition.owns(e.bufferIndex()) ? e.bufferIndex() : partition.firstBuffer(),
+                "reading stopped: " + e.getMessage()));
+        finished = true;
+        cursor = null;
+        return false;
     }
 
     private void finish() {
