@@ -15,7 +15,7 @@ public enum EtlParseMode {
      * and {@code buffer_index} excepted; the file's readable records are all returned.
      */
     PERMISSIVE,
-    /** Problem rows are left out; each file's count of them is logged once (WARN, logger org.etw4j.spark). */
+    /** Problem rows are left out; each partition logs its count of them once (java.util.logging WARNING, logger org.etw4j.spark). */
     DROPMALFORMED,
     /** The first problem fails the task (and so the job) with the reader's message. */
     FAILFAST;
