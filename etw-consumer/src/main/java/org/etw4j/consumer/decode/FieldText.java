@@ -90,7 +90,7 @@ public final class FieldText {
      * NT path the trace recorded no volume mapping for is followed by {@value #UNMAPPED_SUFFIX}; errors are shown
      * with the raw bytes.
      */
-    static String display(EventField f) {
+    public static String display(EventField f) {
         return appendDisplay(new StringBuilder(), f).toString();
     }
 

@@ -164,14 +164,34 @@ public final class EtlFile implements AutoCloseable {
 
     /** A cursor over all records in the given order. */
     public EtlCursor cursor(EtlOrder order) {
+        return cursor(order, 0, Long.MAX_VALUE, EtlBufferFilter.ALL);
+    }
+
+    /**
+     * A cursor over the records of the buffers whose index is in {@code [firstBuffer, endBuffer)} and that
+     * {@code filter} accepts, in the given order (time order merges the range's per-processor buffers). Buffers are
+     * independent (a record never spans two), so cursors over disjoint ranges that cover {@code [0,
+     * bufferCount())} together deliver every record of {@link #cursor(EtlOrder)} exactly once. One exception to the
+     * same record <em>values</em>: a message record (WPP) without its own timestamp takes the previous record's
+     * of its stream, which a range that starts after that record cannot know (it then takes the trace's origin).
+     *
+     * @throws IllegalArgumentException when {@code firstBuffer < 0} or {@code endBuffer < firstBuffer}
+     */
+    public EtlCursor cursor(EtlOrder order, long firstBuffer, long endBuffer, EtlBufferFilter filter) {
+        Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(filter, "filter");
+        if (firstBuffer < 0 || endBuffer < firstBuffer) {
+            throw new IllegalArgumentException("buffer range [" + firstBuffer + ", " + endBuffer + ") is not valid");
+        }
         checkOpen();
         InflateMemory memory = new InflateMemory(this);
         if (order == EtlOrder.FILE) {
-            return new MergingCursor(new RecordStream[] {new RecordStream(this, -1, 0, memory)});
+            return new MergingCursor(new RecordStream[] {
+                new RecordStream(this, -1, 0, memory, firstBuffer, endBuffer, filter)});
         }
         RecordStream[] streams = new RecordStream[processors.length];
         for (int i = 0; i < streams.length; i++) {
-            streams[i] = new RecordStream(this, processors[i], i, memory);
+            streams[i] = new RecordStream(this, processors[i], i, memory, firstBuffer, endBuffer, filter);
         }
         return new MergingCursor(streams);
     }
@@ -202,6 +222,11 @@ public final class EtlFile implements AutoCloseable {
 
     long chainEnd() {
         return chainEnd;
+    }
+
+    /** The buffer's {@code WMI_BUFFER_HEADER.TimeStamp} (flush time, raw clock) at {@code offset}. */
+    long bufferTimestamp(long offset) {
+        return segment.get(LONG, offset + WmiBufferLayout.TIMESTAMP);
     }
 
     /** A little-endian, read-only view of {@code length} bytes at {@code offset}. */

@@ -39,6 +39,9 @@ final class RecordStream {
     private byte[] inflated;
     private ByteBuffer inflatedView;
     private final InflateMemory memory;
+    private final long endIndex;
+    private final long firstIndex;
+    private final EtlBufferFilter filter;
 
     // Current buffer.
     ByteBuffer buffer;
@@ -77,12 +80,19 @@ final class RecordStream {
      * @param processorFilter processor index whose buffers this stream reads, or -1 for all (file order)
      * @param id              tie-breaker in the merge (lower first)
      * @param memory          decompression memory shared by the streams of one cursor
+     * @param firstIndex      index of the first buffer to read
+     * @param endIndex        index after the last buffer to read
+     * @param filter          asked about each readable buffer of the range before it is loaded
      */
-    RecordStream(EtlFile file, int processorFilter, int id, InflateMemory memory) {
+    RecordStream(EtlFile file, int processorFilter, int id, InflateMemory memory, long firstIndex, long endIndex,
+                 EtlBufferFilter filter) {
         this.file = file;
         this.memory = memory;
         this.processorFilter = processorFilter;
         this.id = id;
+        this.firstIndex = firstIndex;
+        this.endIndex = endIndex;
+        this.filter = filter;
         this.timestamp = file.clock().origin();
     }
 
@@ -108,7 +118,7 @@ final class RecordStream {
 
     private boolean openNextBuffer() {
         long chainEnd = file.chainEnd();
-        while (nextBufferOffset < chainEnd) {
+        while (nextBufferOffset < chainEnd && nextBufferIndex < endIndex) {
             file.describeBuffer(nextBufferOffset, nextBufferIndex, info);
             if (info.chainBroken) {
                 nextBufferOffset = Long.MAX_VALUE;
@@ -117,7 +127,8 @@ final class RecordStream {
             nextBufferOffset += info.step;
             nextBufferIndex++;
             // Unusable buffers were reported once by the opening scan.
-            if (info.usable && (processorFilter < 0 || info.processor == processorFilter) && load(info)) {
+            if (info.usable && info.index >= firstIndex && (processorFilter < 0 || info.processor == processorFilter)
+                    && filter.accept(info.index, info.processor, file.bufferTimestamp(info.offset)) && load(info)) {
                 return true;
             }
         }

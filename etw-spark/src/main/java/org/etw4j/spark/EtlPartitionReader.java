@@ -1,0 +1,380 @@
+package org.etw4j.spark;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Logger;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.unsafe.types.UTF8String;
+import org.etw4j.Guid;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.DecodedEventJson;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.FieldText;
+import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.decode.TdhMetadata;
+import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.etl.EtlClock;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlFormatException;
+import org.etw4j.consumer.etl.EtlOrder;
+import org.etw4j.consumer.etl.EtlReadOptions;
+import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.etl.EtlWarning;
+import org.etw4j.consumer.etl.EtlWarningListener;
+import org.etw4j.format.EventHeaderLayout;
+
+/**
+ * Reads one {@link EtlInputPartition}: its buffers' records in time order, as rows of the scan's columns.
+ *
+ * <p>Not thread-safe: Spark drives one reader from one task thread; {@link #close()} (idempotent) unmaps the file.
+ * Work per task: opening walks every buffer header of the file (cheap, no record is read); when a decoded column is
+ * needed and option {@code context} is on, a first pass over the whole file's records learns the trace's
+ * processes, volume mapping, file names and in-band manifests (it decodes only those events; the others are
+ * skipped by a header test), so a split decodes exactly as a whole-file read; then the partition's own buffers are
+ * read (those the time filter cannot exclude), filtered by the pushed header filters, and decoded only when a
+ * decoded column is selected.
+ *
+ * <p>Problems: a file that cannot be opened, and every malformed buffer or record the reader steps over (an
+ * {@link EtlWarning}, with its file offset), are handled per {@link EtlParseMode}. Each belongs to the partition
+ * holding its buffer (file-wide ones to the first), so a split read reports each exactly once.
+ */
+final class EtlPartitionReader implements PartitionReader<InternalRow> {
+    private static final Logger LOG = Logger.getLogger("org.etw4j.spark");
+
+    private final EtlInputPartition partition;
+    private final EtlOptions options;
+    private final EtlSchema schema;
+    private final EtlColumn[] columns;
+    private final EtlPushdown pushdown;
+    private final boolean decode;
+    private final UTF8String fileName;
+    private final Set<String> providerIds = new HashSet<>();
+    private final Set<String> providerNames = new HashSet<>();
+    private final ArrayDeque<EtlWarning> pending = new ArrayDeque<>();
+    private final EtlRecordEvent record = new EtlRecordEvent();
+    /** Whether warnings are being collected (not during the context pass, which sees the same problems). */
+    private boolean collecting = true;
+
+    private EtlFile file;
+    private EtlClock clock;
+    private EtlCursor cursor;
+    private EventDecoder decoder;
+    private TraceContext context;
+    private boolean started;
+    private boolean finished;
+    private long problems;
+    private InternalRow current;
+
+    EtlPartitionReader(EtlInputPartition partition, EtlOptions options, EtlSchema schema, EtlPushdown pushdown) {
+        this.partition = partition;
+        this.options = options;
+        this.schema = schema;
+        this.columns = schema.columns().toArray(new EtlColumn[0]);
+        this.pushdown = pushdown;
+        this.decode = options.decode() && schema.needsDecoding();
+        Path p = Paths.get(partition.path());
+        this.fileName = UTF8String.fromString(p.toString());
+        for (String s : options.providers()) {
+            try {
+                providerIds.add(Guid.parse(s).toString().toLowerCase(Locale.ROOT));
+            } catch (IllegalArgumentException notAGuid) {
+                providerNames.add(s.toLowerCase(Locale.ROOT));
+            }
+        }
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        if (!started) {
+            started = true;
+            start();
+        }
+        for (;;) {
+            EtlWarning w = pending.poll();
+            if (w != null) {
+                if (!partition.owns(w.bufferIndex())) {
+                    continue;
+                }
+                problems++;
+                if (options.mode() == EtlParseMode.PERMISSIVE) {
+                    current = corruptRow(w.toString(), w.bufferIndex());
+                    return true;
+                }
+                continue;
+            }
+            if (finished || cursor == null) {
+                finish();
+                return false;
+            }
+            boolean more;
+            try {
+                more = cursor.advance();
+            } catch (EtlFormatException e) {
+                // FAILFAST (strict reader): the first problem; otherwise a problem the reader cannot step over
+                // (e.g. the decompression memory bound): the rest of this partition is unreadable.
+                more = stopOn(e);
+            }
+            if (!more) {
+                finished = true;
+                continue;
+            }
+            EtlRecordView view = cursor.record();
+            EtlScanCounters.RECORDS.increment();
+            if (row(view)) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    public InternalRow get() {
+        return current;
+    }
+
+    @Override
+    public void close() {
+        if (file != null) {
+            file.close();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- opening
+
+    private void start() {
+        Path p = Paths.get(partition.path());
+        EtlWarningListener listener = w -> {
+            if (collecting) {
+                pending.add(w);
+            }
+        };
+        EtlReadOptions read = options.mode() == EtlParseMode.FAILFAST ? EtlReadOptions.strictMode()
+                : EtlReadOptions.lenient(listener);
+        try {
+            file = EtlFile.open(p, read);
+        } catch (IOException | RuntimeException e) {
+            if (options.mode() == EtlParseMode.FAILFAST) {
+                throw failFast(e);
+            }
+            if (partition.first()) {
+                pending.add(new EtlWarning(EtlWarning.Kind.BAD_BUFFER, p.getFileName().toString(), 0, -1,
+                        "the file cannot be read: " + e.getMessage()));
+            }
+            return;
+        }
+        EtlScanCounters.FILES.increment();
+        clock = file.clock();
+        if (decode) {
+            decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
+            if (options.context()) {
+                context = new TraceContext();
+                collecting = false;
+                try {
+                    contextPass();
+                } catch (EtlFormatException e) {
+                    collecting = true;
+                    stopOn(e);
+                    return;
+                } finally {
+                    collecting = true;
+                }
+            }
+        }
+        cursor = file.cursor(EtlOrder.TIME, partition.firstBuffer(), partition.endBuffer(),
+                (index, processor, flush) -> {
+                    if (pushdown.hasTimeBounds() && !pushdown.mayHoldMatches(clock.toFileTime(flush), flush == 0)) {
+                        return false;
+                    }
+                    EtlScanCounters.BUFFERS.increment();
+                    return true;
+                });
+    }
+
+    /** The whole file's processes, volumes, file names and in-band manifests/metadata, as TraceEvent's TraceLog. */
+    private void contextPass() {
+        EtlScanCounters.CONTEXT_PASSES.increment();
+        EtlCursor c = file.cursor();
+        while (c.advance()) {
+            EtlRecordEvent r = record.of(c.record());
+            if (TraceContext.describesTrace(r)) {
+                context.learn(r, decoder);
+            } else if (carriesSchemas(r)) {
+                decoder.decode(r); // harvests the schema into the registry
+            }
+        }
+    }
+
+    /** EventSource manifest events (id 0xFFFE) and KernelTraceControl MetaData events, which the decoder harvests. */
+    private static boolean carriesSchemas(EtlRecordEvent r) {
+        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
+            Guid g = TdhMetadata.METADATA_CLASS;
+            return r.providerIdMsb() == g.mostSignificantBits() && r.providerIdLsb() == g.leastSignificantBits();
+        }
+        return r.id() == ManifestRegistry.MANIFEST_EVENT_ID;
+    }
+
+    /** Ends the partition on a problem the reader cannot step over: thrown in FAILFAST, else one problem row. */
+    private boolean stopOn(EtlFormatException e) {
+        if (options.mode() == EtlParseMode.FAILFAST) {
+            throw failFast(e);
+        }
+        pending.add(new EtlWarning(EtlWarning.Kind.BAD_BUFFER, file.name(), e.fileOffset(),
+                partition.owns(e.bufferIndex()) ? e.bufferIndex() : partition.firstBuffer(),
+                "reading stopped: " + e.getMessage()));
+        finished = true;
+        cursor = null;
+        return false;
+    }
+
+    private void finish() {
+        if (problems > 0 && options.mode() == EtlParseMode.DROPMALFORMED) {
+            LOG.warning("etl: " + partition.path() + " buffers [" + partition.firstBuffer() + ", "
+                    + (partition.endBuffer() == Long.MAX_VALUE ? "end" : partition.endBuffer()) + "): " + problems
+                    + " malformed buffer(s)/record(s) dropped (mode DROPMALFORMED)");
+            problems = 0;
+        }
+    }
+
+    private RuntimeException failFast(Exception e) {
+        return new IllegalStateException("Malformed records are detected in record parsing. Parse Mode: FAILFAST. "
+                + "File " + partition.path() + ": " + e.getMessage(), e);
+    }
+
+    // ---------------------------------------------------------------------------------------------- rows
+
+    /** Builds {@link #current} from the record; false when a pushed filter or the provider option refuses it. */
+    private boolean row(EtlRecordView v) {
+        long fileTime = v.timestampFileTime();
+        String providerId = null;
+        if (!providerIds.isEmpty() || pushdown != null) {
+            providerId = v.providerId().toString().toLowerCase(Locale.ROOT);
+            if (!pushdown.accepts(providerId, v.eventId(), v.level(), fileTime)) {
+                return false;
+            }
+            if (!providerIds.isEmpty() && providerNames.isEmpty() && !providerIds.contains(providerId)) {
+                return false;
+            }
+        }
+        DecodedEvent e = null;
+        boolean needName = !providerNames.isEmpty();
+        if (decode || needName) {
+            EtlRecordEvent r = record.of(v);
+            if (decoder == null) {
+                decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
+            }
+            e = decoder.decode(r);
+            EtlScanCounters.DECODED.increment();
+            if (needName && !providerIds.contains(providerId)
+                    && !providerNames.contains(String.valueOf(e.providerName()).toLowerCase(Locale.ROOT))) {
+                return false;
+            }
+            if (context != null) {
+                e = context.present(r, e);
+            }
+        }
+        Object[] values = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            values[i] = value(columns[i], v, e, fileTime, providerId);
+        }
+        current = new GenericInternalRow(values);
+        return true;
+    }
+
+    private Object value(EtlColumn c, EtlRecordView v, DecodedEvent e, long fileTime, String providerId) {
+        return switch (c) {
+            case FILE -> fileName;
+            case TIMESTAMP -> Math.floorDiv(fileTime - EtlClock.FILETIME_UNIX_EPOCH, 10L);
+            case FILETIME -> fileTime;
+            case PROVIDER_ID -> UTF8String.fromString(providerId != null ? providerId
+                    : v.providerId().toString().toLowerCase(Locale.ROOT));
+            case PROVIDER_NAME -> e == null ? null : utf8(e.providerName());
+            case EVENT_ID -> v.eventId();
+            case VERSION -> v.version();
+            case OPCODE -> v.opcode();
+            case LEVEL -> v.level();
+            case TASK -> v.task();
+            case KEYWORD -> v.keyword();
+            case EVENT_NAME -> e == null ? null : utf8(e.eventName());
+            case PID -> Integer.toUnsignedLong(v.processId());
+            case TID -> Integer.toUnsignedLong(v.threadId());
+            case PROCESSOR -> v.processorIndex();
+            case ACTIVITY_ID -> guid(v.activityId());
+            case RELATED_ACTIVITY_ID -> relatedActivity(v);
+            case HEADER_KIND -> UTF8String.fromString(v.kind().name());
+            case FIELDS -> e == null ? null : fieldMap(e);
+            case FIELDS_JSON -> e == null ? null : UTF8String.fromString(DecodedEventJson.format(e));
+            case BUFFER_INDEX -> v.bufferIndex();
+            case RECORD_OFFSET -> v.offsetInBuffer();
+            case PAYLOAD -> {
+                ByteBuffer b = v.userData();
+                byte[] out = new byte[b.remaining()];
+                b.duplicate().get(out);
+                yield out;
+            }
+            case CORRUPT_RECORD -> null;
+        };
+    }
+
+    private InternalRow corruptRow(String message, long bufferIndex) {
+        Object[] values = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            values[i] = switch (columns[i]) {
+                case FILE -> fileName;
+                case BUFFER_INDEX -> bufferIndex < 0 ? null : bufferIndex;
+                case CORRUPT_RECORD -> UTF8String.fromString(message);
+                default -> null;
+            };
+        }
+        return new GenericInternalRow(values);
+    }
+
+    private static UTF8String utf8(String s) {
+        return s == null ? null : UTF8String.fromString(s);
+    }
+
+    private static UTF8String guid(Guid g) {
+        return g == null || g.isNull() ? null : UTF8String.fromString(g.toString().toLowerCase(Locale.ROOT));
+    }
+
+    /** EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID (a GUID, evntcons.h), when the record carries one. */
+    private static UTF8String relatedActivity(EtlRecordView v) {
+        if (v.extendedDataCount() == 0) {
+            return null;
+        }
+        int i = v.findExtendedData(EventHeaderLayout.EXT_RELATED_ACTIVITYID);
+        if (i < 0 || v.extendedDataSize(i) < Guid.BYTES) {
+            return null;
+        }
+        return guid(Guid.readFrom(v.extendedData(i), 0));
+    }
+
+    /** The fields as text by name; a repeated name gets {@code #2}, {@code #3}... as in {@code etw dump}'s JSON. */
+    private static ArrayBasedMapData fieldMap(DecodedEvent e) {
+        List<EventField> fields = e.fields();
+        List<Object> keys = new ArrayList<>(fields.size());
+        List<Object> values = new ArrayList<>(fields.size());
+        Map<String, Integer> seen = new HashMap<>();
+        for (EventField f : fields) {
+            int n = seen.merge(f.name(), 1, Integer::sum);
+            keys.add(UTF8String.fromString(n > 1 ? f.name() + "#" + n : f.name()));
+            values.add(UTF8String.fromString(FieldText.display(f)));
+        }
+        return new ArrayBasedMapData(new GenericArrayData(keys.toArray()), new GenericArrayData(values.toArray()));
+    }
+}
