@@ -13,7 +13,8 @@ import org.etw4j.provider.EventData;
  * (etw-formats.md sections 1.8 and 3.4): TraceLogging metadata blocks become PROV_TRAITS and EVENT_SCHEMA_TL
  * items, the related activity id a RELATED_ACTIVITYID item, and the payload blocks are concatenated.
  *
- * <p>Stateless; static methods; allocation-free. Extended items the session asked for (SID, TS_ID, stack,
+ * <p>Stateless; static methods; allocation-free. Every buffer passed in is little-endian (as ETW's buffers; GUIDs
+ * are stored as two long stores on that assumption). Extended items the session asked for (SID, TS_ID, stack,
  * process start key) are simulated values, documented in {@link SimulatedBackend}.
  */
 final class RecordEncoder {
@@ -44,7 +45,7 @@ final class RecordEncoder {
         b.putInt(at + THREAD_ID, tid);
         b.putInt(at + PROCESS_ID, pid);
         b.putLong(at + TIMESTAMP, timestamp);
-        provider.writeTo(b, at + PROVIDER_ID);
+        putGuid(b, at + PROVIDER_ID, provider);
         b.putShort(at + DESCRIPTOR_ID, (short) d.id());
         b.put(at + DESCRIPTOR_VERSION, (byte) d.version());
         b.put(at + DESCRIPTOR_CHANNEL, (byte) d.channel());
@@ -53,21 +54,31 @@ final class RecordEncoder {
         b.putShort(at + DESCRIPTOR_TASK, (short) d.task());
         b.putLong(at + DESCRIPTOR_KEYWORD, d.keyword());
         b.putLong(at + KERNEL_TIME, 0L);
-        activity.writeTo(b, at + ACTIVITY_ID);
+        putGuid(b, at + ACTIVITY_ID, activity);
         return at + HEADER_SIZE;
+    }
+
+    /**
+     * A GUID in its Windows memory layout (as {@link Guid#writeTo(ByteBuffer, int)}: Data1 u32, Data2 u16, Data3
+     * u16 little-endian, then the 8 bytes of Data4 in order) as two little-endian long stores instead of 16 byte
+     * stores. {@code b} must be little-endian.
+     */
+    static void putGuid(ByteBuffer b, int at, Guid g) {
+        long msb = g.mostSignificantBits();
+        b.putLong(at, msb >>> 32 | (msb >>> 16 & 0xFFFFL) << 32 | (msb & 0xFFFFL) << 48);
+        b.putLong(at + 8, Long.reverseBytes(g.leastSignificantBits()));
     }
 
     /** Writes an item header for {@code dataSize} bytes; returns the offset of its data. */
     static int itemHeader(ByteBuffer b, int at, int type, int dataSize, boolean more) {
         int item = itemSize(dataSize);
+        // zero the padding so records are deterministic: the item's last 8 bytes hold all of it (item is 8-aligned
+        // and at least the 8-byte item header); the header and data written next overwrite the rest
+        b.putLong(at + item - 8, 0L);
         b.putShort(at + EXT_ITEM_SIZE, (short) item);
         b.putShort(at + EXT_ITEM_TYPE, (short) type);
         b.putShort(at + EXT_ITEM_LINKAGE, (short) (more ? 1 : 0));
         b.putShort(at + EXT_ITEM_DATA_SIZE, (short) dataSize);
-        // zero the padding so records are deterministic
-        for (int i = at + EXT_ITEM_HEADER_SIZE + dataSize; i < at + item; i++) {
-            b.put(i, (byte) 0);
-        }
         return at + EXT_ITEM_HEADER_SIZE;
     }
 
@@ -82,7 +93,7 @@ final class RecordEncoder {
     /** Writes a GUID item; returns the offset after it. */
     static int guidItem(ByteBuffer b, int at, int type, Guid g, boolean more) {
         int p = itemHeader(b, at, type, Guid.BYTES, more);
-        g.writeTo(b, p);
+        putGuid(b, p, g);
         return at + itemSize(Guid.BYTES);
     }
 

@@ -26,12 +26,15 @@ final class SimRegistration implements ProviderRegistration {
     private final Guid providerId;
     private final EnableCallback callback;
     private final CloseGate gate = new CloseGate();
+    /** The backend's entry for this GUID (never replaced): the sessions a write goes to, without a map lookup. */
+    final SimulatedBackend.ProviderEntry entry;
     private volatile boolean traitsSet;
 
-    SimRegistration(SimulatedBackend backend, Guid providerId, EnableCallback callback) {
+    SimRegistration(SimulatedBackend backend, Guid providerId, EnableCallback callback, SimulatedBackend.ProviderEntry entry) {
         this.backend = backend;
         this.providerId = providerId;
         this.callback = callback;
+        this.entry = entry;
     }
 
     @Override

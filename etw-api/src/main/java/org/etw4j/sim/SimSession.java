@@ -217,6 +217,9 @@ final class SimSession implements SessionControl {
             }
             ByteBuffer b = current.bb;
             int at = current.position;
+            // the alignment padding (at most 7 bytes, inside the record's last 8, aligned >= HEADER_SIZE) is zero:
+            // one store now, overwritten by the record's own bytes where they reach
+            b.putLong(at + aligned - 8, 0L);
             int p = RecordEncoder.header(b, at, size, items > 0, tid, backend.pid(), clock.now(), provider, d, activity);
             int left = items;
             if (hasRelated) {
@@ -245,11 +248,7 @@ final class SimSession implements SessionControl {
             if (metadataIndex >= 0) {
                 p = RecordEncoder.blockItem(b, p, EXT_EVENT_SCHEMA_TL, data, metadataIndex, --left > 0);
             }
-            p = RecordEncoder.payload(b, p, data, traitsIndex < 0 && metadataIndex < 0);
-            // alignment padding inside the buffer
-            for (int i = p; i < at + aligned; i++) {
-                b.put(i, (byte) 0);
-            }
+            RecordEncoder.payload(b, p, data, traitsIndex < 0 && metadataIndex < 0);
             current.position = at + aligned;
             current.events++;
             return 0;

@@ -120,10 +120,11 @@ public final class SimulatedBackend implements EtwBackend {
 
     @Override
     public ProviderRegistration registerProvider(Guid providerId, EnableCallback callback) {
-        SimRegistration reg = new SimRegistration(this, providerId, callback);
+        // An entry is never removed from the map, so the registration can keep it: writes skip the map lookup.
+        ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
+        SimRegistration reg = new SimRegistration(this, providerId, callback, e);
         try {
             synchronized (notifyLock) {
-                ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
                 e.registrations.add(reg);
                 if (e.targets.length > 0) {
                     // Seed 000: enabled before the provider started -> notified now, with no source id.
@@ -147,8 +148,7 @@ public final class SimulatedBackend implements EtwBackend {
     }
 
     int write(SimRegistration reg, EventDescriptor d, Guid activity, Guid related, EventData data, boolean blockTypesHonoured) {
-        ProviderEntry e = providers.get(reg.providerId());
-        SessionFilter[] targets = e == null ? SessionFilter.NONE : e.targets;
+        SessionFilter[] targets = reg.entry.targets;
         if (targets.length == 0) {
             return 0; // seed 002: no session records the event -> nothing happens, ERROR_SUCCESS
         }
@@ -440,8 +440,8 @@ public final class SimulatedBackend implements EtwBackend {
         return sid;
     }
 
-    /** Registrations and the sessions enabling one provider GUID. */
-    private static final class ProviderEntry {
+    /** Registrations and the sessions enabling one provider GUID; created once per GUID and never removed. */
+    static final class ProviderEntry {
         final List<SimRegistration> registrations = new CopyOnWriteArrayList<>();
         volatile SessionFilter[] targets = SessionFilter.NONE;
     }
