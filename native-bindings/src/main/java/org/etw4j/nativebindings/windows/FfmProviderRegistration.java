@@ -22,7 +22,8 @@ import org.etw4j.spi.ProviderRegistration;
  * is idempotent; when it returns (on any thread but ETW's, inside this provider's own enable callback): the
  * registry no longer knows the id (a late notification finds nothing and is ignored); no write still uses the
  * handle (writes after close return ERROR_INVALID_HANDLE without a native call, writes already past that check
- * are waited for); no notification is still running in Java; EventUnregister has returned; and only then is the
+ * are waited for: those counted by the gate and those that marked their thread, see {@link WriteBuffers#enter});
+ * no notification is still running in Java; EventUnregister has returned; and only then is the
  * stub's arena closed. The protocol is a {@link CloseGate}.
  *
  * <p>Closed from inside its own enable callback, close() returns at once without calling EventUnregister:
@@ -166,18 +167,34 @@ final class FfmProviderRegistration implements ProviderRegistration {
         if (descriptor == null || data == null) {
             return Win32Errors.ERROR_INVALID_PARAMETER;
         }
-        if (!gate.enterWrite()) {
+        WriteBuffers buffers;
+        try {
+            buffers = WriteBuffers.current();
+        } catch (OutOfMemoryError e) {
+            return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
+        }
+        // The close protocol's write side: the thread's own mark (one fenced store, see WriteBuffers.enter), or,
+        // for a write nested in another on this thread, the gate's shared counter. unregister() waits for both.
+        boolean marked = buffers.enter(this);
+        if (marked ? gate.isClosed() : !gate.enterWrite()) {
+            if (marked) {
+                buffers.exit();
+            }
             return Win32Errors.ERROR_INVALID_HANDLE;
         }
         try {
             // No id named: the thread's id as etw4j keeps it (in Java, see JavaThreadActivityIds), passed explicitly so
             // ETW's per-OS-thread id, which a virtual thread does not own, is never used.
             Guid activity = activityId != null ? activityId : backend.activityIds().get();
-            return WriteBuffers.current().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
+            return buffers.writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
         } finally {
-            gate.exitWrite();
+            if (marked) {
+                buffers.exit();
+            } else {
+                gate.exitWrite();
+            }
         }
     }
 
@@ -193,6 +210,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
 
     /** Runs once, when no write and no notification of this registration is inside the gate any more. */
     private void unregister() {
+        WriteBuffers.awaitNoWriter(this); // the writes that marked their thread instead of entering the gate
         REGISTRY.remove(id);
         long h = handle;
         // A zero handle (EventRegister failed) needs no EventUnregister (MS Learn: it accepts one and does nothing).

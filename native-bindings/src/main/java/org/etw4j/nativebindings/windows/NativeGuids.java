@@ -16,6 +16,8 @@ final class NativeGuids {
     static final long BYTES = Guid.BYTES;
 
     private static final ValueLayout.OfInt DATA1 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Data1, Data2 and Data3 together: the first 8 bytes as one little-endian long. */
+    private static final ValueLayout.OfLong DATA123 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort DATA23 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong DATA4 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
@@ -26,9 +28,9 @@ final class NativeGuids {
     static void write(MemorySegment segment, long offset, Guid guid) {
         long msb = guid == null ? 0 : guid.mostSignificantBits();
         long lsb = guid == null ? 0 : guid.leastSignificantBits();
-        segment.set(DATA1, offset, (int) (msb >>> 32));
-        segment.set(DATA23, offset + 4, (short) (msb >>> 16));
-        segment.set(DATA23, offset + 6, (short) msb);
+        // two stores instead of four (the write path writes an activity id per event): Data1 in the low 32 bits,
+        // Data2 and Data3 above it, all little-endian; Data4 big-endian as before
+        segment.set(DATA123, offset, msb >>> 32 | (msb >>> 16 & 0xFFFFL) << 32 | (msb & 0xFFFFL) << 48);
         segment.set(DATA4, offset + 8, lsb);
     }
 

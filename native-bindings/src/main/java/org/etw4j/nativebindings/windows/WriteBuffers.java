@@ -3,7 +3,15 @@ package org.etw4j.nativebindings.windows;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.locks.LockSupport;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.format.EventHeaderLayout;
@@ -22,6 +30,12 @@ import org.etw4j.provider.EventData;
  * event (it never exceeds ETW's 64 KB event limit: a larger event fails with ERROR_ARITHMETIC_OVERFLOW before
  * anything is copied). The memory belongs to an automatic arena: the thread's instance is its only owner, and
  * the memory is freed when the thread (and so its ThreadLocal value) is gone.
+ *
+ * <p>It also marks the registration its thread is writing through ({@link #enter}/{@link #exit}), the cheap half of
+ * the close protocol of {@link FfmProviderRegistration}: a write publishes the mark with one fenced store and
+ * clears it with a plain release store, instead of incrementing and decrementing the registration's shared
+ * {@link org.etw4j.spi.CloseGate} counter (two atomic read-modify-writes, a third of the backend's own time in
+ * FfmWriteBenchmark's profile). Closing scans every thread's mark ({@link #awaitNoWriter}).
  */
 final class WriteBuffers {
     /** {@code MAX_EVENT_DATA_DESCRIPTORS}: most data blocks one EventWrite takes. */
@@ -37,6 +51,8 @@ final class WriteBuffers {
     private static final long DD_TYPE_WORD = _EVENT_DATA_DESCRIPTOR.Reserved$offset();
     private static final long KEYWORD = _EVENT_DESCRIPTOR.Keyword$offset();
     private static final int INITIAL_STAGING = 1024;
+    /** The per-write stores: all at 8-aligned offsets of 8-aligned memory, so the alignment check is skipped. */
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     static {
         // The packed stores below assume the SDK layout (Windows is little-endian) with Size and the Type word
@@ -53,6 +69,21 @@ final class WriteBuffers {
     }
 
     private static final ThreadLocal<WriteBuffers> CURRENT = ThreadLocal.withInitial(WriteBuffers::new);
+    /** Every thread's instance, weakly: a dead thread's goes with its ThreadLocal value. Guarded by itself. */
+    private static final Map<WriteBuffers, Boolean> ALL = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final VarHandle WRITING;
+
+    static {
+        try {
+            WRITING = MethodHandles.lookup().findVarHandle(WriteBuffers.class, "writing", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The registration this thread is writing through now, or null; accessed through {@link #WRITING}. */
+    @SuppressWarnings("unused")
+    private Object writing;
 
     private final Arena arena = Arena.ofAuto();
     private final MemorySegment descriptor;
@@ -60,6 +91,9 @@ final class WriteBuffers {
     private final MemorySegment relatedActivityId;
     private final MemorySegment dataDescriptors;
     private MemorySegment staging;
+    /** The ids now in {@link #activityId} and {@link #relatedActivityId} (null: not written yet), to skip rewriting them. */
+    private Guid activityWritten;
+    private Guid relatedWritten;
 
     private WriteBuffers() {
         MemorySegment fixed = arena.allocate(DESCRIPTOR_BYTES + 2 * NativeGuids.BYTES + MAX_BLOCKS * DATA_DESCRIPTOR_BYTES, 8);
@@ -68,6 +102,51 @@ final class WriteBuffers {
         relatedActivityId = fixed.asSlice(DESCRIPTOR_BYTES + NativeGuids.BYTES, NativeGuids.BYTES);
         dataDescriptors = fixed.asSlice(DESCRIPTOR_BYTES + 2 * NativeGuids.BYTES);
         growStaging(INITIAL_STAGING);
+        ALL.put(this, Boolean.TRUE);
+    }
+
+    /**
+     * Marks this thread as writing through {@code registration}; the caller then reads the registration's closed
+     * flag and calls {@link #exit()} when done. False, nothing marked, when this thread is already inside a write
+     * (a callback from inside EventWriteTransfer writing again): the caller then uses the registration's gate.
+     *
+     * <p>Why it is safe (Dekker's pattern, as {@link org.etw4j.spi.CloseGate}'s): the mark is a volatile store
+     * and the closed flag a volatile read after it; a closer writes the flag (volatile) and only then reads every
+     * mark ({@link #awaitNoWriter}). In the one total order of these actions, either the closer sees the mark and
+     * waits, or the writer sees the flag and turns back.
+     */
+    boolean enter(Object registration) {
+        if (WRITING.getOpaque(this) != null) {
+            return false;
+        }
+        WRITING.setVolatile(this, registration);
+        return true;
+    }
+
+    /** Ends the write {@link #enter} marked. */
+    void exit() {
+        WRITING.setRelease(this, null);
+    }
+
+    /**
+     * Waits until no thread is marked as writing through {@code registration}. Call only after the registration
+     * is marked closed (new writes then turn back, so this ends once the ones inside have returned).
+     */
+    static void awaitNoWriter(Object registration) {
+        List<WriteBuffers> all;
+        synchronized (ALL) {
+            all = new ArrayList<>(ALL.keySet());
+        }
+        for (WriteBuffers b : all) {
+            int spins = 0;
+            while (WRITING.getVolatile(b) == registration) {
+                if (++spins < 1_000) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(50_000);
+                }
+            }
+        }
     }
 
     /** The calling thread's buffers. */
@@ -102,21 +181,28 @@ final class WriteBuffers {
         for (int i = 0; i < count; i++) {
             int length = data.length(i);
             MemorySegment.copy(data.array(i), data.offset(i), stage, ValueLayout.JAVA_BYTE, at, length);
-            dds.set(ValueLayout.JAVA_LONG, dd + DD_PTR, base + at);
-            dds.set(ValueLayout.JAVA_LONG, dd + DD_SIZE, sizeAndType(length, data.type(i)));
+            dds.set(LONG, dd + DD_PTR, base + at);
+            dds.set(LONG, dd + DD_SIZE, sizeAndType(length, data.type(i)));
             at += length;
             dd += DATA_DESCRIPTOR_BYTES;
         }
-        descriptor.set(ValueLayout.JAVA_LONG, 0, descriptorLow(d));
-        descriptor.set(ValueLayout.JAVA_LONG, KEYWORD, d.keyword());
+        descriptor.set(LONG, 0, descriptorLow(d));
+        descriptor.set(LONG, KEYWORD, d.keyword());
         MemorySegment act = MemorySegment.NULL; // NULL: ETW uses the thread's activity id
         if (activity != null) {
-            NativeGuids.write(activityId, 0, activity);
+            // most writes carry the same id as the thread's previous one (GUID_NULL outside activities)
+            if (!activity.equals(activityWritten)) {
+                NativeGuids.write(activityId, 0, activity);
+                activityWritten = activity;
+            }
             act = activityId;
         }
         MemorySegment rel = MemorySegment.NULL;
         if (related != null) {
-            NativeGuids.write(relatedActivityId, 0, related);
+            if (!related.equals(relatedWritten)) {
+                NativeGuids.write(relatedActivityId, 0, related);
+                relatedWritten = related;
+            }
             rel = relatedActivityId;
         }
         return EtwNative.EventWriteTransfer(regHandle, descriptor, act, rel, count,

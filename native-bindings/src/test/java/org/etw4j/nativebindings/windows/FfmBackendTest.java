@@ -325,6 +325,47 @@ class FfmBackendTest {
     }
 
     /**
+     * A write marks its thread (WriteBuffers.enter) instead of counting itself in the gate: close() must still
+     * wait for it before EventUnregister, a write nested in another on the same thread falls back to the gate,
+     * and a write after close is turned back.
+     */
+    @Test
+    void closeWaitsForAWriteThatMarkedItsThread() throws Exception {
+        Guid id = Guid.parse("6f0a3e9c-5b1d-4f7e-9a41-0c2d8e7b1f11");
+        ProviderRegistration reg = backend.registerProvider(id, (c, src, l, any, all, f) -> { });
+        CountDownLatch marked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean nestedMarked = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            WriteBuffers b = WriteBuffers.current();
+            if (b.enter(reg)) { // what FfmProviderRegistration.write does before its downcall
+                nestedMarked.set(b.enter(reg)); // a second write inside the first: must use the gate
+                marked.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                b.exit();
+            }
+        }, "marked-writer");
+        writer.start();
+        assertTrue(marked.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        assertFalse(nestedMarked.get(), "a nested write must not take over the thread's mark");
+        Thread closer = new Thread(reg::close, "closer");
+        closer.start();
+        closer.join(300);
+        assertTrue(closer.isAlive(), "close() returned while a write was still inside");
+        assertEquals(0, engine.unregistrations(id), "EventUnregister ran under a write in flight");
+        release.countDown();
+        closer.join(WAIT.toMillis());
+        writer.join(WAIT.toMillis());
+        assertFalse(closer.isAlive(), "close() did not return once the write had ended");
+        assertEquals(1, engine.unregistrations(id));
+        assertEquals(Win32Error.ERROR_INVALID_HANDLE.code(), reg.write(EventDescriptor.of(1, Level.ERROR, 1), null, null, new EventData()));
+    }
+
+    /**
      * Windows' EventUnregister waits for the registration's callbacks in flight (the stand-in models it, see
      * etw_standin_callbacks.h): calling it on the callback's own thread would never return. close() there must
      * return at once, leave the registration closed, and unregister once the callback has returned.
