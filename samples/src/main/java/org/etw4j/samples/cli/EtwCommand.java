@@ -6,6 +6,8 @@ import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -22,17 +24,6 @@ import picocli.CommandLine.Command;
         versionProvider = Versions.class,
         description = "Event Tracing for Windows on the JVM: providers, sessions, .etl files.%n"
                 + "Off Windows, sessions run on etw4j's simulated ETW (pure Java).",
-        subcommands = {
-            DemoCommand.class,
-            GuidCommand.class,
-            SummaryCommand.class,
-            DumpCommand.class,
-            ProfileCommand.class,
-            ReportCommand.class,
-            RecordCommand.class,
-            LiveCommand.class,
-            CommandLine.HelpCommand.class
-        },
         footer = {"", "Exit codes: 0 ok, 1 runtime error, 2 usage error.",
                   "Run 'etw COMMAND --help' for a command's options."})
 public final class EtwCommand implements Runnable {
@@ -42,6 +33,23 @@ public final class EtwCommand implements Runnable {
     public static final int FAILED = 1;
     /** Exit code: the command line was wrong. */
     public static final int USAGE = 2;
+
+    /**
+     * The subcommands, in the order {@code etw --help} lists them; adding one is one line here. Not in the
+     * {@code @Command} annotation: picocli would build every subcommand's model by reflection at each start
+     * (about 350 of its classes and every command's option types loaded), where a command line needs only the
+     * one it names ({@link #commandLine(PrintWriter, PrintWriter, String...)}).
+     */
+    static final List<Class<?>> SUBCOMMANDS = List.of(
+            DemoCommand.class,
+            GuidCommand.class,
+            SummaryCommand.class,
+            DumpCommand.class,
+            ProfileCommand.class,
+            ReportCommand.class,
+            RecordCommand.class,
+            LiveCommand.class,
+            CommandLine.HelpCommand.class);
 
     /** Environment variable the launcher sets to 1 when stderr is a terminal (Java cannot tell by itself). */
     static final String STDERR_TTY_ENV = "ETW_STDERR_TTY";
@@ -111,13 +119,34 @@ public final class EtwCommand implements Runnable {
 
     /** Runs one command line, writing to {@code out} and {@code err}; returns the exit code. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = commandLine(out, err);
+        CommandLine cl = commandLine(out, err, args);
         return cl.execute(args);
     }
 
-    /** A configured command line (output streams, error handling, exit codes). */
+    /** A configured command line with every subcommand (output streams, error handling, exit codes). */
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, (String) null);
+    }
+
+    /**
+     * A configured command line able to run {@code args}: when they start with a subcommand's name or alias, only
+     * that subcommand's model is built; for anything else (no arguments, an option, {@code help}, a name that is
+     * not a subcommand, whose error message suggests the near ones) all of them are.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
+        String first = args == null || args.length == 0 ? null : args[0];
         CommandLine cl = new CommandLine(new EtwCommand());
+        Class<?> only = null;
+        for (Class<?> c : SUBCOMMANDS) {
+            if (c != CommandLine.HelpCommand.class && names(c).contains(first)) {
+                only = c;
+            }
+        }
+        for (Class<?> c : SUBCOMMANDS) {
+            if (only == null || c == only) {
+                cl.addSubcommand(c);
+            }
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -136,7 +165,7 @@ public final class EtwCommand implements Runnable {
             e.flush();
             return FAILED;
         });
-        cl.setParameterExceptionHandler((ex, args) -> {
+        cl.setParameterExceptionHandler((ex, badArgs) -> {
             CommandLine c = ex.getCommandLine();
             PrintWriter e = c.getErr();
             e.println(c.getCommandName() + ": " + ex.getMessage());
@@ -147,6 +176,14 @@ public final class EtwCommand implements Runnable {
             return USAGE;
         });
         return cl;
+    }
+
+    /** A subcommand's name and aliases, read from its annotation (no picocli model built). */
+    private static List<String> names(Class<?> command) {
+        Command c = command.getAnnotation(Command.class);
+        List<String> names = new ArrayList<>(List.of(c.aliases()));
+        names.add(c.name());
+        return names;
     }
 
     /** A failure as one line: the message, or the exception type when there is none. */
