@@ -33,7 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One enabled event written with three fields (int, 16-character string, double): etw4j TraceLogging and
  * manifest-style writes into a simulated real-time session drained by a consumer thread, against JFR's
- * {@code commit()} of an enabled event with the same fields into a running recording.
+ * {@code commit()} of an enabled event with the same fields into a running recording. {@link #clockOnly} and
+ * {@link #sessionLockOnly} are, for scale, the clock every simulated write reads once ({@code System.nanoTime()}) and the
+ * uncontended session lock it takes once; JFR's own commit reads the CPU's
+ * time-stamp counter where the JVM finds an invariant one.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -128,6 +131,28 @@ public class WriteBenchmark {
             f.writeFailures++;
         }
         return st;
+    }
+
+    private final java.util.concurrent.locks.ReentrantLock lockPeer = new java.util.concurrent.locks.ReentrantLock();
+
+    /**
+     * The simulated session's lock alone, uncontended (one lock and unlock per simulated write; the consumer and
+     * logger threads take it only per buffer): what per-thread buffers could at most save a single writer.
+     */
+    @Benchmark
+    public int sessionLockOnly() {
+        lockPeer.lock();
+        try {
+            return status;
+        } finally {
+            lockPeer.unlock();
+        }
+    }
+
+    /** The simulated session's clock source alone (one read per simulated write): its share of a write. */
+    @Benchmark
+    public long clockOnly() {
+        return System.nanoTime();
     }
 
     @Benchmark
