@@ -16,6 +16,7 @@ final class Progress implements AutoCloseable {
     private static final long DELAY_NANOS = 500_000_000L;
 
     private final PrintWriter err;
+    private final boolean drawAtEveryUpdate = EtwCommand.progressAtEveryUpdate();
     private final long started = System.nanoTime();
     private final Thread ticker;
     private volatile String label;
@@ -74,6 +75,9 @@ final class Progress implements AutoCloseable {
         done = units;
         if (text != null) {
             detail = text;
+        }
+        if (drawAtEveryUpdate && ticker != null) {
+            draw();
         }
     }
 
