@@ -138,7 +138,11 @@ public final class Timeline {
 
     /** Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open. */
     public static Summary write(List<EtlFile> files, Options options, Appendable out) {
-        TraceModel model = TraceModel.read(files);
+        return write(TraceModel.read(files), files, options, out);
+    }
+
+    /** Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. */
+    static Summary write(TraceModel model, List<EtlFile> files, Options options, Appendable out) {
         long origin = origin(files);
         long end = Long.MIN_VALUE;
         for (EtlFile f : files) {

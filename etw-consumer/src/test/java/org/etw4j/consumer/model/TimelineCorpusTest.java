@@ -92,9 +92,13 @@ class TimelineCorpusTest {
     void timelineMatchesPlainCounts(String name) throws IOException {
         Path file = CorpusFiles.file(name);
         Plain plain = scan(file);
-        TraceModel model = TraceModel.read(file);
         StringWriter out = new StringWriter();
-        Timeline.Summary s = Timeline.write(file, Timeline.Options.defaults(), out);
+        TraceModel model;
+        Timeline.Summary s;
+        try (EtlFile f = EtlFile.open(file)) {
+            model = TraceModel.read(List.of(f));
+            s = Timeline.write(model, List.of(f), Timeline.Options.defaults(), out);
+        }
         TraceEventCheck json = TraceEventCheck.read(out.toString());
         System.out.println(name + ": " + s + ", plain pairs " + plain.pairs + ", JSON " + out.getBuffer().length()
                 + " chars");
