@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
             SummaryCommand.class,
             DumpCommand.class,
             ProfileCommand.class,
+            TimelineCommand.class,
             ReportCommand.class,
             RecordCommand.class,
             LiveCommand.class,
