@@ -147,6 +147,14 @@ public final class DecodedEventJson {
      * {@link #writeValue}.
      */
     public static void fieldsObject(JsonWriter w, List<EventField> fields) {
+        fieldsObject(w, fields, s -> fieldsObject(w, s.fields()));
+    }
+
+    /**
+     * {@link #fieldsObject(JsonWriter, List)} with the writer of nested structs given ({@code s ->
+     * fieldsObject(w, s.fields(), ...)}), for callers that keep one to write many events without allocating.
+     */
+    public static void fieldsObject(JsonWriter w, List<EventField> fields, Consumer<StructValue> structs) {
         w.beginObject();
         int n = fields.size();
         java.util.Map<String, Integer> seen = n > DUPLICATE_SCAN_LIMIT ? new java.util.HashMap<>() : null;
@@ -164,12 +172,12 @@ public final class DecodedEventJson {
                 w.beginObject();
                 w.name("names").stringArray(f.flagNames());
                 w.name("value");
-                writeValue(w, f, f.value(), s -> fieldsObject(w, s.fields()));
+                writeValue(w, f, f.value(), structs);
                 w.endObject();
             } else if (f.label() != null) {
                 w.value(f.label());
             } else {
-                writeValue(w, f, f.value(), s -> fieldsObject(w, s.fields()));
+                writeValue(w, f, f.value(), structs);
             }
         }
         w.endObject();

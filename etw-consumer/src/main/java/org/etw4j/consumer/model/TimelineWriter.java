@@ -4,21 +4,19 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.KernelSchemas;
+import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.json.JsonWriter;
-import org.etw4j.controller.TraceSession;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -55,9 +53,9 @@ final class TimelineWriter {
     private final Map<FrameKey, Integer> frames = new LinkedHashMap<>();
     private final List<FrameKey> frameOrder = new ArrayList<>();
     private final List<String> frameCategories = new ArrayList<>();
+    private final ProviderSelection selection;
+    /** The selection's answer per provider GUID, once an event of it was decoded (a provider keeps its name). */
     private final Map<Guid, Boolean> selected = new HashMap<>();
-    private final Set<Guid> selectedIds = new HashSet<>();
-    private final Set<String> selectedNames = new HashSet<>();
     private long samples;
     private long slices;
     private long instants;
@@ -67,17 +65,7 @@ final class TimelineWriter {
         this.origin = origin;
         this.options = options;
         this.w = new JsonWriter(out);
-        for (String p : options.providers()) {
-            String t = p.trim();
-            if (t.startsWith("{") && t.endsWith("}")) {
-                t = t.substring(1, t.length() - 1);
-            }
-            if (t.isEmpty()) {
-                throw new IllegalArgumentException("a provider selection needs a name or GUID");
-            }
-            selectedIds.add(TraceSession.resolve(t));
-            selectedNames.add(t.toLowerCase(Locale.ROOT));
-        }
+        this.selection = new ProviderSelection(options.providers());
         this.pairing = new StartStopPairing<>(new StartStopPairing.Listener<>() {
             @Override
             public void matched(Half start, long startTime, long stopTime, Half stop) {
@@ -122,7 +110,7 @@ final class TimelineWriter {
             return;
         }
         Guid provider = null;
-        if (!selectedIds.isEmpty()) {
+        if (!selection.isEmpty()) {
             provider = r.providerId();
             Boolean known = selected.get(provider);
             if (known == Boolean.FALSE) {
@@ -135,8 +123,7 @@ final class TimelineWriter {
         }
         DecodedEvent e = options.decoder().decode(r);
         if (provider != null && !selected.containsKey(provider)) {
-            boolean yes = selectedIds.contains(provider) || e.providerName() != null
-                    && selectedNames.contains(e.providerName().toLowerCase(Locale.ROOT));
+            boolean yes = selection.accepts(e);
             selected.put(provider, yes);
             if (!yes) {
                 return;

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
 import org.etw4j.consumer.model.Timeline;
@@ -83,15 +82,7 @@ final class TimelineCommand implements Callable<Integer> {
         if (toTicks < fromTicks) {
             throw new ParameterException(spec.commandLine(), "--to must not be before --from");
         }
-        ManifestRegistry registry = new ManifestRegistry();
-        registry.register(DemoEvents.loadManifest());
-        for (Path m : manifests) {
-            try {
-                registry.register(m);
-            } catch (IOException e) {
-                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
-            }
-        }
+        EventDecoder decoder = DumpCommand.decoder(manifests);
         PrintWriter err = spec.commandLine().getErr();
         List<EtlFile> open = new ArrayList<>();
         Timeline.Summary summary;
@@ -107,7 +98,7 @@ final class TimelineCommand implements Callable<Integer> {
             try {
                 options = Timeline.Options.defaults().withProviders(providers).withSamples(!noSamples)
                         .withInstants(!noInstants).withRange(fromTicks, toTicks)
-                        .withDecoder(new EventDecoder(registry))
+                        .withDecoder(decoder)
                         .withProgress(fraction -> {
                             progress.label("writing the timeline");
                             progress.total(1_000_000);
