@@ -191,20 +191,20 @@ final class TimelineWriter {
             ProcessTrack p = procs.get(i).getValue();
             String name = pid == -1 ? "(no process id)"
                     : p.names.isEmpty() ? "Process " + pid : String.join(" | ", p.names);
-            w.beginObject().member("name", "process_name").member("ph", "M").member("pid", pid);
+            w.beginObject().member("name", "process_name").member("ph", "M").member("pid", id(pid));
             w.name("args").beginObject().member("name", name).endObject().endObject();
-            w.beginObject().member("name", "process_sort_index").member("ph", "M").member("pid", pid);
+            w.beginObject().member("name", "process_sort_index").member("ph", "M").member("pid", id(pid));
             w.name("args").beginObject().member("sort_index", i).endObject().endObject();
             List<Map.Entry<Integer, long[]>> ts = new ArrayList<>(p.threads.entrySet());
             ts.sort((a, b) -> a.getValue()[0] != b.getValue()[0] ? Long.compare(b.getValue()[0], a.getValue()[0])
                     : Integer.compare(a.getKey(), b.getKey()));
             for (int j = 0; j < ts.size(); j++) {
                 int tid = ts.get(j).getKey();
-                w.beginObject().member("name", "thread_name").member("ph", "M").member("pid", pid).member("tid", tid);
+                w.beginObject().member("name", "thread_name").member("ph", "M").member("pid", id(pid)).member("tid", id(tid));
                 w.name("args").beginObject().member("name", tid == -1 ? "(no thread id)" : "Thread " + tid)
                         .endObject().endObject();
-                w.beginObject().member("name", "thread_sort_index").member("ph", "M").member("pid", pid)
-                        .member("tid", tid);
+                w.beginObject().member("name", "thread_sort_index").member("ph", "M").member("pid", id(pid))
+                        .member("tid", id(tid));
                 w.name("args").beginObject().member("sort_index", j).endObject().endObject();
                 threads++;
             }
@@ -238,7 +238,7 @@ final class TimelineWriter {
         track(pid, tid, time);
         w.beginObject().member("name", "CPU sample").member("cat", "cpu").member("ph", "i").member("s", "t");
         ts("ts", time - origin);
-        w.member("pid", pid).member("tid", tid).member("sf", sf);
+        w.member("pid", id(pid)).member("tid", id(tid)).member("sf", sf);
         w.name("args").beginObject().member("frame", leaf.name()).endObject();
         w.endObject();
         samples++;
@@ -250,7 +250,7 @@ final class TimelineWriter {
         w.beginObject().member("name", e.fullName()).member("cat", category != null ? category : e.providerName())
                 .member("ph", "i").member("s", "t");
         ts("ts", time - origin);
-        w.member("pid", h.pid()).member("tid", h.tid());
+        w.member("pid", id(h.pid())).member("tid", id(h.tid()));
         w.name("args");
         DecodedEventJson.fieldsObject(w, e.fields());
         w.endObject();
@@ -268,7 +268,7 @@ final class TimelineWriter {
                 .member("ph", "X");
         ts("ts", startTime - origin);
         ts("dur", stopTime - startTime);
-        w.member("pid", start.pid()).member("tid", start.tid());
+        w.member("pid", id(start.pid())).member("tid", id(start.tid()));
         w.name("args").beginObject();
         if (start.activity() != null) {
             w.member("activityId", start.activity().toString());
@@ -283,6 +283,15 @@ final class TimelineWriter {
         w.endObject();
         w.endObject();
         slices++;
+    }
+
+    /**
+     * A process or thread id as written: unsigned 32-bit, as ETW's ULONG ids are (an unknown id, 0xFFFFFFFF, is
+     * 4294967295, not -1: Perfetto's JSON importer reads ids as uint32 and puts a negative one on pid 0 or drops it,
+     * json_trace_parser_impl.cc, google/perfetto).
+     */
+    private static long id(int processOrThread) {
+        return Integer.toUnsignedLong(processOrThread);
     }
 
     /** Microseconds from 100 ns ticks, exactly. */

@@ -113,6 +113,8 @@ class TimelineCorpusTest {
             assertEquals(e.args().get("frame").asText(), json.chain(e.sf()).getLast(), "sf ends at the frame");
         }
         assertEquals(new HashMap<>(model.cpuProfile().countsByProcessId()), perPid, "samples per process");
+        assertTrue(json.events.stream().anyMatch(e -> e.pid() == 0xFFFF_FFFFL) == json.processNames.containsKey(
+                0xFFFF_FFFFL), "events without a process id on their own track, 4294967295");
         assertEquals(s.samples(), samples.size());
 
         // Slices: as many as the plainly counted pairs, inside the trace, start before end.

@@ -27,7 +27,8 @@ import java.util.Set;
  * metadata ({@code M}) events are {@code process_name}/{@code process_sort_index} with {@code pid} or
  * {@code thread_name}/{@code thread_sort_index} with {@code pid} and {@code tid}, their value in {@code args};
  * {@code sf} names an entry of the {@code stackFrames} dictionary whose {@code parent} chain ends at a root. Plus the
- * rule for a usable timeline: every pid and (pid, tid) with events is named by metadata. Not thread-safe.
+ * rules for a usable timeline: every pid and (pid, tid) with events is named by metadata, and ids are unsigned
+ * 32-bit numbers (Perfetto's JSON importer, json_trace_parser_impl.cc, reads them so). Not thread-safe.
  */
 final class TraceEventCheck {
 
@@ -94,6 +95,7 @@ final class TraceEventCheck {
                         String s = e.path("s").asText("t");
                         assertTrue(s.equals("g") || s.equals("p") || s.equals("t"), "instant scope: " + e);
                     }
+                    assertTrue(uint32(e.get("pid")) && uint32(e.get("tid")), "pid and tid are uint32 (Perfetto): " + e);
                     List<Long> thread = List.of(e.get("pid").asLong(), e.get("tid").asLong());
                     if (ph.equals("B")) {
                         open.computeIfAbsent(thread, k -> new ArrayDeque<>()).push(name);
@@ -145,6 +147,11 @@ final class TraceEventCheck {
             }
             default -> fail("metadata event not written by the timeline: " + e);
         }
+    }
+
+    /** Perfetto's JSON importer reads pid and tid as unsigned 32-bit numbers. */
+    private static boolean uint32(JsonNode n) {
+        return n.isIntegralNumber() && n.asLong() >= 0 && n.asLong() <= 0xFFFF_FFFFL;
     }
 
     private static void assertNull(Object o, String message) {
