@@ -200,7 +200,8 @@ final class TimelineWriter {
                     : Integer.compare(a.getKey(), b.getKey()));
             for (int j = 0; j < ts.size(); j++) {
                 int tid = ts.get(j).getKey();
-                w.beginObject().member("name", "thread_name").member("ph", "M").member("pid", id(pid)).member("tid", id(tid));
+                w.beginObject().member("name", "thread_name").member("ph", "M").member("pid", id(pid))
+                        .member("tid", id(tid));
                 w.name("args").beginObject().member("name", tid == -1 ? "(no thread id)" : "Thread " + tid)
                         .endObject().endObject();
                 w.beginObject().member("name", "thread_sort_index").member("ph", "M").member("pid", id(pid))
