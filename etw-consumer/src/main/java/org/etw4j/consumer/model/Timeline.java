@@ -5,12 +5,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.function.DoubleConsumer;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.etl.ReadFraction;
 import org.etw4j.spi.RawEventRecord;
 
 /**
@@ -23,15 +24,18 @@ import org.etw4j.spi.RawEventRecord;
  * first):
  * <ul>
  *   <li>CPU samples (kernel PerfInfo/SampleProf): an instant event {@code "CPU sample"} (category {@code cpu}) on the
- *       sampled thread, in the process {@link CpuProfile} counts it for, with its stack as an {@code "sf"} reference
- *       into the {@code stackFrames} dictionary (root first through {@code parent}) and the sampled frame in
- *       {@code args.frame}; frames are named as in {@link StackFrame}.</li>
+ *       sampled thread, in the process {@link CpuProfile} counts it for, with its stack
+ *       ({@link TraceModel#stack}, else the sampled address alone, as {@link CpuProfile} counts it) as an
+ *       {@code "sf"} reference into the {@code stackFrames} dictionary (root first through {@code parent}) and the
+ *       sampled frame in {@code args.frame}; frames are named as in {@link StackFrame}.</li>
  *   <li>Activities: Start/Stop event pairs ({@link StartStopPairing} states the rule) as complete events
  *       ({@code "ph":"X"}, {@code dur} from Start to Stop) on the Start's thread, named {@code Provider/Task},
- *       {@code args} {@code start} and {@code stop} (each event's decoded fields) and {@code activityId}.</li>
+ *       {@code args} {@code start} and {@code stop} (each event's decoded fields) and {@code activityId}; the
+ *       Start's stack as {@code sf}, the Stop's as {@code esf}, when the trace recorded them.</li>
  *   <li>Every other event: a thread-scoped instant event ({@code "ph":"i","s":"t"}) named
  *       {@code Provider/Task/Opcode} as TraceEvent names events, category the provider, {@code args} the decoded
- *       fields (as {@code etw dump --format jsonl} shows them). Starts without a Stop and Stops without a Start are
+ *       fields (as {@code etw dump --format jsonl} shows them), its stack as {@code sf} when the trace recorded
+ *       one. Starts without a Stop and Stops without a Start are
  *       instants too, with category {@code unmatched-start} / {@code unmatched-stop}, and are counted.</li>
  * </ul>
  * Timestamps ({@code ts}, {@code dur}) are microseconds since the trace's start (the earliest of the files' start
@@ -42,12 +46,13 @@ import org.etw4j.spi.RawEventRecord;
  * drawn, per activity open and per distinct stack-frame node; events are written as they are read, never kept. The
  * files are read three times: twice by {@link TraceModel#read(List)}, once to write.
  *
- * <p>Not done: stacks of CPU samples beyond the sampled address ({@code TraceModel} joins full stacks into the
- * aggregated {@link CpuProfile} only; a per-sample stack lookup would give the rest to {@code sf}), durations carried
- * by single events (e.g. DiskIo's response time) and Begin/End pairs with other opcodes (the CLR's
- * GCSuspendEEBegin/End): they are instants.
+ * <p>Not done: durations carried by single events (e.g. DiskIo's response time) and Begin/End pairs with other
+ * opcodes (the CLR's GCSuspendEEBegin/End): they are instants.
  */
 public final class Timeline {
+
+    /** Passes over the files: two for the model, one to write. */
+    private static final int PASSES = 3;
 
     private Timeline() {
     }
@@ -65,10 +70,11 @@ public final class Timeline {
      *                  an activity is drawn when it overlaps the range
      * @param to        end of the range, inclusive ({@link Long#MAX_VALUE}: to the end)
      * @param decoder   decodes the events (its registry: the manifests besides the trace's own schemas)
-     * @param progress  told how far the writing pass is, 0 to 1, every few thousand records (the reading thread)
+     * @param progress  told how far the write is (on the reading thread, every few thousand records): passes 1 and 2
+     *                  build the {@link TraceModel}, pass 3 writes; {@code passes} is 3
      */
     public record Options(List<String> providers, boolean samples, boolean instants, long from, long to,
-                          EventDecoder decoder, DoubleConsumer progress) {
+                          EventDecoder decoder, ReadProgress progress) {
 
         public Options {
             providers = List.copyOf(providers);
@@ -81,7 +87,7 @@ public final class Timeline {
 
         /** Everything, the whole trace, a new {@link EventDecoder}, no progress. */
         public static Options defaults() {
-            return new Options(List.of(), true, true, 0, Long.MAX_VALUE, new EventDecoder(), f -> { });
+            return new Options(List.of(), true, true, 0, Long.MAX_VALUE, new EventDecoder(), ReadProgress.NONE);
         }
 
         public Options withProviders(List<String> names) {
@@ -105,7 +111,7 @@ public final class Timeline {
             return new Options(providers, samples, instants, from, to, d, progress);
         }
 
-        public Options withProgress(DoubleConsumer p) {
+        public Options withProgress(ReadProgress p) {
             return new Options(providers, samples, instants, from, to, decoder, p);
         }
     }
@@ -138,28 +144,26 @@ public final class Timeline {
 
     /** Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open. */
     public static Summary write(List<EtlFile> files, Options options, Appendable out) {
-        return write(TraceModel.read(files), files, options, out);
+        return write(TraceModel.read(files, (pass, passes, f) -> options.progress().update(pass, PASSES, f)), files,
+                options, out);
     }
 
     /** Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. */
     static Summary write(TraceModel model, List<EtlFile> files, Options options, Appendable out) {
         long origin = origin(files);
-        long end = Long.MIN_VALUE;
-        for (EtlFile f : files) {
-            end = Math.max(end, f.header().endTime());
-        }
-        long span = end - origin;
         EtlRecordEvent r = new EtlRecordEvent();
         return write(model, each -> {
+            ReadFraction fraction = new ReadFraction(files);
             EtlCursor c = cursor(files);
             long n = 0;
             while (c.advance()) {
-                each.accept(r.of(c.record()));
-                if ((++n & 0xFFF) == 0 && span > 0) {
-                    options.progress().accept(Math.min(1.0, Math.max(0.0, (double) (r.timestamp() - origin) / span)));
+                EtlRecordView v = c.record();
+                if ((++n & 0xFFF) == 0) {
+                    options.progress().update(PASSES, PASSES, fraction.at(v));
                 }
+                each.accept(r.of(v));
             }
-            options.progress().accept(1.0);
+            options.progress().update(PASSES, PASSES, 1.0);
         }, origin, options, out);
     }
 

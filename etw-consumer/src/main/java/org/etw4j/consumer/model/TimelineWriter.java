@@ -27,8 +27,11 @@ import org.etw4j.spi.RawEventRecord;
  */
 final class TimelineWriter {
 
-    /** A Start or Stop kept for its slice: decoded, presented, with the track it was logged on. */
-    private record Half(DecodedEvent event, int pid, int tid, Guid activity) {
+    /**
+     * A Start or Stop kept for its slice: decoded, presented, with the track it was logged on and its stack's
+     * {@code stackFrames} id (0: none).
+     */
+    private record Half(DecodedEvent event, int pid, int tid, Guid activity, int sf) {
     }
 
     /** A stack-frame node: its parent's id (0: root) and its name. */
@@ -132,7 +135,7 @@ final class TimelineWriter {
         e = model.context().present(r, e);
         int pid = e.process() != null ? e.process().processId() : model.context().processIdOf(r, e);
         Guid activity = r.activityIdMsb() == 0 && r.activityIdLsb() == 0 ? null : r.activityId();
-        Half h = new Half(e, pid, r.threadId(), activity);
+        Half h = new Half(e, pid, r.threadId(), activity, stackOf(r));
         if (!pairs) {
             instant(h, time, null);
             return;
@@ -233,9 +236,16 @@ final class TimelineWriter {
         long ip = ps == 4 ? b.getInt(at) & 0xFFFF_FFFFL : b.getLong(at);
         int tid = b.getInt(at + ps);
         int pid = model.context().processes().processOfThread(tid, time);
-        TraceImage image = model.image(ip, pid, time, ps);
-        StackFrame leaf = StackFrame.of(image, image == null && pid > 0 ? model.method(ip, pid, time) : null, ip);
-        int sf = stack(List.of(leaf));
+        EventStack st = model.stack(r);
+        List<StackFrame> frames;
+        if (st != null && !st.frames().isEmpty()) {
+            frames = st.frames();
+        } else {
+            TraceImage image = model.image(ip, pid, time, ps);
+            frames = List.of(StackFrame.of(image, image == null && pid > 0 ? model.method(ip, pid, time) : null, ip));
+        }
+        StackFrame leaf = frames.get(frames.size() - 1);
+        int sf = stack(frames);
         track(pid, tid, time);
         w.beginObject().member("name", "CPU sample").member("cat", "cpu").member("ph", "i").member("s", "t");
         ts("ts", time - origin);
@@ -252,6 +262,9 @@ final class TimelineWriter {
                 .member("ph", "i").member("s", "t");
         ts("ts", time - origin);
         w.member("pid", id(h.pid())).member("tid", id(h.tid()));
+        if (h.sf() != 0) {
+            w.member("sf", h.sf());
+        }
         w.name("args");
         DecodedEventJson.fieldsObject(w, e.fields());
         w.endObject();
@@ -270,6 +283,12 @@ final class TimelineWriter {
         ts("ts", startTime - origin);
         ts("dur", stopTime - startTime);
         w.member("pid", id(start.pid())).member("tid", id(start.tid()));
+        if (start.sf() != 0) {
+            w.member("sf", start.sf());
+        }
+        if (stop.sf() != 0) {
+            w.member("esf", stop.sf());
+        }
         w.name("args").beginObject();
         if (start.activity() != null) {
             w.member("activityId", start.activity().toString());
@@ -320,6 +339,12 @@ final class TimelineWriter {
     }
 
     // ------------------------------------------------------------------------------------------ stacks
+
+    /** The {@code stackFrames} id of the stack the trace recorded for {@code r}, 0 when none. */
+    private int stackOf(RawEventRecord r) {
+        EventStack st = model.stack(r);
+        return st == null || st.frames().isEmpty() ? 0 : stack(st.frames());
+    }
 
     /** The id of the node for {@code stack} (root first), adding the nodes not seen yet. */
     private int stack(List<StackFrame> stack) {

@@ -99,15 +99,12 @@ final class TimelineCommand implements Callable<Integer> {
                 options = Timeline.Options.defaults().withProviders(providers).withSamples(!noSamples)
                         .withInstants(!noInstants).withRange(fromTicks, toTicks)
                         .withDecoder(decoder)
-                        .withProgress(fraction -> {
-                            progress.label("writing the timeline");
-                            progress.total(1_000_000);
-                            progress.update((long) (fraction * 1_000_000), null);
-                        });
+                        .withProgress(progress.modelRead());
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
-            progress.label("reading processes, threads and images");
+            progress.label(files.size() == 1 ? "reading " + files.get(0).getFileName() : "reading " + files.size()
+                    + " files");
             if (output == null) {
                 summary = Timeline.write(open, options, spec.commandLine().getOut());
                 spec.commandLine().getOut().println();
