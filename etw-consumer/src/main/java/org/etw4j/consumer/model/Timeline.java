@@ -10,8 +10,6 @@ import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.ReadFraction;
 import org.etw4j.spi.RawEventRecord;
 
 /**
@@ -150,21 +148,8 @@ public final class Timeline {
 
     /** Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. */
     static Summary write(TraceModel model, List<EtlFile> files, Options options, Appendable out) {
-        long origin = origin(files);
-        EtlRecordEvent r = new EtlRecordEvent();
-        return write(model, each -> {
-            ReadFraction fraction = new ReadFraction(files);
-            EtlCursor c = cursor(files);
-            long n = 0;
-            while (c.advance()) {
-                EtlRecordView v = c.record();
-                if ((++n & 0xFFF) == 0) {
-                    options.progress().update(PASSES, PASSES, fraction.at(v));
-                }
-                each.accept(r.of(v));
-            }
-            options.progress().update(PASSES, PASSES, 1.0);
-        }, origin, options, out);
+        return write(model, each -> TraceModel.passOver(files, each, f -> options.progress().update(PASSES, PASSES, f)),
+                origin(files), options, out);
     }
 
     /** Writes the timeline of the records {@code pass} hands out (in time order), {@code ts} 0 at {@code origin}. */
