@@ -140,6 +140,64 @@ public final class DecodedEventJson {
     }
 
     /**
+     * The fields as one JSON object keyed by name, the compact form (the {@code etw} command's JSON Lines, the
+     * timeline's event arguments): a repeated name gets {@code #2}, {@code #3}...; a label (value-map name,
+     * drive-letter path) replaces the number; a flag set is {@code {"names":[...],"value":n}}; a failed field is
+     * {@code {"error":...,"raw":"hex"}}; struct members follow the same rules; values otherwise as
+     * {@link #writeValue}.
+     */
+    public static void fieldsObject(JsonWriter w, List<EventField> fields) {
+        fieldsObject(w, fields, s -> fieldsObject(w, s.fields()));
+    }
+
+    /**
+     * {@link #fieldsObject(JsonWriter, List)} with the writer of nested structs given ({@code s ->
+     * fieldsObject(w, s.fields(), ...)}), for callers that keep one to write many events without allocating.
+     */
+    public static void fieldsObject(JsonWriter w, List<EventField> fields, Consumer<StructValue> structs) {
+        w.beginObject();
+        int n = fields.size();
+        java.util.Map<String, Integer> seen = n > DUPLICATE_SCAN_LIMIT ? new java.util.HashMap<>() : null;
+        for (int i = 0; i < n; i++) {
+            EventField f = fields.get(i);
+            String name = f.name();
+            int occurrence = seen != null ? seen.merge(name, 1, Integer::sum) : occurrence(fields, i, name);
+            if (occurrence > 1) {
+                name = name + "#" + occurrence;
+            }
+            w.name(name);
+            if (f.error() != null) {
+                w.beginObject().member("error", f.error()).member("raw", FieldText.hex(f.raw())).endObject();
+            } else if (f.labelKind() == EventField.LabelKind.FLAGS) {
+                w.beginObject();
+                w.name("names").stringArray(f.flagNames());
+                w.name("value");
+                writeValue(w, f, f.value(), structs);
+                w.endObject();
+            } else if (f.label() != null) {
+                w.value(f.label());
+            } else {
+                writeValue(w, f, f.value(), structs);
+            }
+        }
+        w.endObject();
+    }
+
+    /** Up to this many fields, repeated names are found by scanning the earlier ones (no map per event). */
+    private static final int DUPLICATE_SCAN_LIMIT = 32;
+
+    /** 1 + how many of the fields before {@code index} are named {@code name}. */
+    private static int occurrence(List<EventField> fields, int index, String name) {
+        int n = 1;
+        for (int j = 0; j < index; j++) {
+            if (fields.get(j).name().equals(name)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
      * Writes {@code v}, the value of {@code f} or one element of it, as one JSON value by the rules above
      * (integers by {@code f}'s types: hexadecimal strings, unsigned or signed numbers; lists as arrays), handing
      * a {@link StructValue} to {@code structs}, which writes it in the caller's form.

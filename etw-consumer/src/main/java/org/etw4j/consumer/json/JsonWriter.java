@@ -130,6 +130,30 @@ public final class JsonWriter {
         return number(Float.isFinite(value), Float.toString(value));
     }
 
+    /**
+     * The exact decimal number {@code unscaled / 10^scale} in plain notation (no exponent, trailing fraction zeros
+     * left out): {@code decimalValue(123456789, 1)} writes {@code 12345678.9}, {@code decimalValue(-5, 2)}
+     * {@code -0.05}. For fixed-point quantities such as microseconds from 100 ns ticks, which a double would print
+     * with an exponent from 10^7 on.
+     */
+    public JsonWriter decimalValue(long unscaled, int scale) {
+        if (scale < 0 || scale > 18) {
+            throw new IllegalArgumentException("scale must be 0..18: " + scale);
+        }
+        String digits = unscaled == Long.MIN_VALUE ? "9223372036854775808" : Long.toString(Math.abs(unscaled));
+        if (digits.length() <= scale) {
+            digits = "0".repeat(scale - digits.length() + 1) + digits;
+        }
+        int point = digits.length() - scale;
+        int end = digits.length();
+        while (end > point && digits.charAt(end - 1) == '0') {
+            end--;
+        }
+        String text = (unscaled < 0 ? "-" : "") + digits.substring(0, point)
+                + (end > point ? "." + digits.substring(point, end) : "");
+        return number(true, text);
+    }
+
     /** An array of strings (null elements as null). */
     public JsonWriter stringArray(Iterable<String> values) {
         beginArray();

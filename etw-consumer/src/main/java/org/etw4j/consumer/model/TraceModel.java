@@ -98,22 +98,32 @@ public final class TraceModel {
      */
     public static TraceModel read(List<EtlFile> files, ReadProgress progress) {
         java.util.Objects.requireNonNull(progress, "progress");
-        EtlRecordEvent r = new EtlRecordEvent();
         int[] pass = {0};
         return read(each -> {
-            pass[0]++;
-            ReadFraction fraction = new ReadFraction(files);
-            EtlCursor c = cursor(files);
-            long n = 0;
-            while (c.advance()) {
-                EtlRecordView v = c.record();
-                if ((++n & 0xFFF) == 0) {
-                    progress.update(pass[0], 2, fraction.at(v));
-                }
-                each.accept(r.of(v));
-            }
-            progress.update(pass[0], 2, 1.0);
+            int p = ++pass[0];
+            passOver(files, each, f -> progress.update(p, 2, f));
         });
+    }
+
+    /**
+     * One pass over {@code files} merged in time order: every record to {@code each} (a view, valid during the
+     * call), how far the pass is ({@link ReadFraction}, 0 to 1) to {@code fraction} every 4096 records and 1 at the
+     * end. Shared by the model's passes and the {@link Timeline}'s.
+     */
+    static void passOver(List<EtlFile> files, java.util.function.Consumer<RawEventRecord> each,
+                         java.util.function.DoubleConsumer fraction) {
+        EtlRecordEvent r = new EtlRecordEvent();
+        ReadFraction done = new ReadFraction(files);
+        EtlCursor c = cursor(files);
+        long n = 0;
+        while (c.advance()) {
+            EtlRecordView v = c.record();
+            if ((++n & 0xFFF) == 0) {
+                fraction.accept(done.at(v));
+            }
+            each.accept(r.of(v));
+        }
+        fraction.accept(1.0);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
@@ -72,17 +73,8 @@ final class DumpCommand implements Callable<Integer> {
                 throw new CliException("not a file: " + f);
             }
         }
-        ManifestRegistry registry = new ManifestRegistry();
-        registry.register(DemoEvents.loadManifest());
-        for (Path m : manifests) {
-            try {
-                registry.register(m);
-            } catch (IOException e) {
-                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
-            }
-        }
-        EventDecoder decoder = new EventDecoder(registry);
-        ProviderFilter filter = new ProviderFilter(providers);
+        EventDecoder decoder = decoder(manifests);
+        ProviderSelection filter = new ProviderSelection(providers);
         EventOutput output = new EventOutput(spec.commandLine().getOut(), format);
         long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
         if (limit < 0) {
@@ -153,6 +145,23 @@ final class DumpCommand implements Callable<Integer> {
             output.flush();
         }
         return EtwCommand.OK;
+    }
+
+    /**
+     * The decoder of the commands that read files: the etw4j-Demo manifest and {@code manifests} registered (a
+     * manifest that cannot be read ends the command).
+     */
+    static EventDecoder decoder(List<Path> manifests) throws IOException {
+        ManifestRegistry registry = new ManifestRegistry();
+        registry.register(DemoEvents.loadManifest());
+        for (Path m : manifests) {
+            try {
+                registry.register(m);
+            } catch (IOException e) {
+                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
+            }
+        }
+        return new EventDecoder(registry);
     }
 
     /**

@@ -46,6 +46,7 @@ public final class EtwCommand implements Runnable {
             SummaryCommand.class,
             DumpCommand.class,
             ProfileCommand.class,
+            TimelineCommand.class,
             ReportCommand.class,
             RecordCommand.class,
             LiveCommand.class,

@@ -170,34 +170,9 @@ final class EventOutput {
         w.endObject();
     }
 
-    /** Fields as one object: repeated names get {@code #2}, {@code #3}...; a label replaces the number. */
+    /** Fields as one object by {@link DecodedEventJson#fieldsObject}'s rules ({@code #2} for repeated names...). */
     private void fieldsObject(List<EventField> fields) {
-        json.beginObject();
-        int n = fields.size();
-        Map<String, Integer> seen = n > DUPLICATE_SCAN_LIMIT ? new HashMap<>() : null;
-        for (int i = 0; i < n; i++) {
-            EventField f = fields.get(i);
-            String name = f.name();
-            int occurrence = seen != null ? seen.merge(name, 1, Integer::sum) : occurrence(fields, i, name);
-            if (occurrence > 1) {
-                name = name + "#" + occurrence;
-            }
-            json.name(name);
-            if (f.error() != null) {
-                json.beginObject().member("error", f.error()).member("raw", HEX.formatHex(f.raw())).endObject();
-            } else if (f.labelKind() == EventField.LabelKind.FLAGS) {
-                json.beginObject();
-                json.name("names").stringArray(f.flagNames());
-                json.name("value");
-                DecodedEventJson.writeValue(json, f, f.value(), structs);
-                json.endObject();
-            } else if (f.label() != null) {
-                json.value(f.label());
-            } else {
-                DecodedEventJson.writeValue(json, f, f.value(), structs);
-            }
-        }
-        json.endObject();
+        DecodedEventJson.fieldsObject(json, fields, structs);
     }
 
     /** {@code "ntPaths":{...}}: the NT form of every file name the trace wrote so, when there is one. */
@@ -215,20 +190,6 @@ final class EventOutput {
         if (open) {
             json.endObject();
         }
-    }
-
-    /** Up to this many fields, repeated names are found by scanning the earlier ones (no map per event). */
-    private static final int DUPLICATE_SCAN_LIMIT = 32;
-
-    /** 1 + how many of the fields before {@code index} are named {@code name}. */
-    private static int occurrence(List<EventField> fields, int index, String name) {
-        int n = 1;
-        for (int j = 0; j < index; j++) {
-            if (fields.get(j).name().equals(name)) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private void csv(RawEventRecord r, DecodedEvent e, Instant time) {

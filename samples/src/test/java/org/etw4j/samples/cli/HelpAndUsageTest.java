@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code --help} on every command, and the exit codes of usage and runtime errors. */
 class HelpAndUsageTest {
-    private static final List<String> COMMANDS = List.of("demo", "guid", "summary", "dump", "profile", "report", "record",
-            "live");
+    private static final List<String> COMMANDS = List.of("demo", "guid", "summary", "dump", "profile", "timeline", "report",
+            "record", "live");
 
     @Test
     void everyCommandIsCoveredHere() {
@@ -37,7 +37,7 @@ class HelpAndUsageTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"demo", "guid", "summary", "dump", "report", "record", "live"})
+    @ValueSource(strings = {"demo", "guid", "summary", "dump", "timeline", "report", "record", "live"})
     void helpOfEachCommand(String command) {
         Cli.Result r = Cli.run(command, "--help");
         assertEquals(0, r.code(), r.toString());

@@ -1,55 +1,61 @@
-package org.etw4j.samples.cli;
+package org.etw4j.consumer.decode;
 
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.controller.TraceSession;
 
 /**
- * Which providers' events to show, from {@code --provider NAME_OR_GUID} options.
+ * Which providers' events to show, from names or GUIDs as a user writes them ({@code etw dump --provider},
+ * {@code etw timeline --providers}, {@code Timeline.Options.providers}).
  *
  * <p>Immutable after construction; thread-safe. An event passes when no provider was given, when its provider
  * GUID is one given (or derived from a name given, the EventSource/TraceLogging way), or when its decoded
  * provider name equals a name given, ignoring case (manifest providers such as
  * Microsoft-Windows-DotNETRuntime have GUIDs not derived from their names).
  */
-final class ProviderFilter {
+public final class ProviderSelection {
     private final Set<Guid> ids = new HashSet<>();
     private final Set<String> names = new HashSet<>();
 
-    ProviderFilter(List<String> providers) {
+    /**
+     * A selection of {@code providers} (GUIDs, optionally in braces, or names); empty: every provider.
+     *
+     * @throws IllegalArgumentException when one is blank
+     */
+    public ProviderSelection(List<String> providers) {
         for (String p : providers) {
             String t = p.trim();
             if (t.startsWith("{") && t.endsWith("}")) {
                 t = t.substring(1, t.length() - 1);
             }
             if (t.isEmpty()) {
-                throw new IllegalArgumentException("--provider needs a name or GUID");
+                throw new IllegalArgumentException("a provider selection needs a name or GUID, not '" + p + "'");
             }
             ids.add(TraceSession.resolve(t));
             names.add(t.toLowerCase(Locale.ROOT));
         }
     }
 
-    boolean isEmpty() {
+    /** Whether every provider passes. */
+    public boolean isEmpty() {
         return ids.isEmpty();
     }
 
     /** Whether a name match is possible (then events must be decoded before they can be rejected). */
-    boolean hasNames() {
+    public boolean hasNames() {
         return !names.isEmpty();
     }
 
     /** Whether the provider GUID alone lets the event through. */
-    boolean acceptsId(Guid provider) {
+    public boolean acceptsId(Guid provider) {
         return ids.isEmpty() || ids.contains(provider);
     }
 
     /** Whether the decoded event passes. */
-    boolean accepts(DecodedEvent e) {
+    public boolean accepts(DecodedEvent e) {
         return ids.isEmpty() || ids.contains(e.providerId())
                 || (e.providerName() != null && names.contains(e.providerName().toLowerCase(Locale.ROOT)));
     }

@@ -1,0 +1,186 @@
+package org.etw4j.consumer.model;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlMergedCursor;
+import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.spi.RawEventRecord;
+
+/**
+ * A trace as a timeline in the Trace Event Format that ui.perfetto.dev and chrome://tracing open (Google's "Trace
+ * Event Format" document, the "JSON Object Format": {@code {"traceEvents":[...],"displayTimeUnit":"ms",
+ * "stackFrames":{...},"otherData":{...}}}). Stateless; its methods are thread-safe (each call has its own state).
+ *
+ * <p>What is drawn, one track per process ({@code pid}) and thread ({@code tid}) named by metadata ({@code "ph":"M"})
+ * events {@code process_name}, {@code thread_name}, {@code process_sort_index} and {@code thread_sort_index} (busiest
+ * first):
+ * <ul>
+ *   <li>CPU samples (kernel PerfInfo/SampleProf): an instant event {@code "CPU sample"} (category {@code cpu}) on the
+ *       sampled thread, in the process {@link CpuProfile} counts it for, with its stack
+ *       ({@link TraceModel#stack}, else the sampled address alone, as {@link CpuProfile} counts it) as an
+ *       {@code "sf"} reference into the {@code stackFrames} dictionary (root first through {@code parent}) and the
+ *       sampled frame in {@code args.frame}; frames are named as in {@link StackFrame}.</li>
+ *   <li>Activities: Start/Stop event pairs ({@link StartStopPairing} states the rule) as complete events
+ *       ({@code "ph":"X"}, {@code dur} from Start to Stop) on the Start's thread, named {@code Provider/Task},
+ *       {@code args} {@code start} and {@code stop} (each event's decoded fields) and {@code activityId}; the
+ *       Start's stack as {@code sf}, the Stop's as {@code esf}, when the trace recorded them.</li>
+ *   <li>Every other event: a thread-scoped instant event ({@code "ph":"i","s":"t"}) named
+ *       {@code Provider/Task/Opcode} as TraceEvent names events, category the provider, {@code args} the decoded
+ *       fields (as {@code etw dump --format jsonl} shows them), its stack as {@code sf} when the trace recorded
+ *       one. Starts without a Stop and Stops without a Start are
+ *       instants too, with category {@code unmatched-start} / {@code unmatched-stop}, and are counted.</li>
+ * </ul>
+ * Timestamps ({@code ts}, {@code dur}) are microseconds since the trace's start (the earliest of the files' start
+ * times and first records), exact to the trace's 100 ns. The kernel's StackWalk events are stacks, not events, and are
+ * not drawn. {@code otherData} holds the trace start and the counts of {@link Summary}.
+ *
+ * <p>Memory: the {@link TraceModel} (per process, thread, image, method, distinct stack), then per process and thread
+ * drawn, per activity open and per distinct stack-frame node; events are written as they are read, never kept. The
+ * files are read three times: twice by {@link TraceModel#read(List)}, once to write.
+ *
+ * <p>Not done: durations carried by single events (e.g. DiskIo's response time) and Begin/End pairs with other
+ * opcodes (the CLR's GCSuspendEEBegin/End): they are instants.
+ */
+public final class Timeline {
+
+    /** Passes over the files: two for the model, one to write. */
+    private static final int PASSES = 3;
+
+    private Timeline() {
+    }
+
+    /**
+     * What to draw. Immutable value; thread-safe (the {@linkplain #decoder() decoder} is used by one write at a
+     * time).
+     *
+     * @param providers names or GUIDs of the providers whose events (instants and activities) to draw, as
+     *                  {@code etw dump --provider} takes them (a GUID, a name, or a name the GUID is derived from,
+     *                  matched without case); empty: every provider. CPU samples are governed by {@code samples}
+     * @param samples   whether to draw CPU samples
+     * @param instants  whether to draw events other than activities and samples as instants
+     * @param from      start of the time range to draw, 100 ns units since the trace's start (0: from the start);
+     *                  an activity is drawn when it overlaps the range
+     * @param to        end of the range, inclusive ({@link Long#MAX_VALUE}: to the end)
+     * @param decoder   decodes the events (its registry: the manifests besides the trace's own schemas)
+     * @param progress  told how far the write is (on the reading thread, every few thousand records): passes 1 and 2
+     *                  build the {@link TraceModel}, pass 3 writes; {@code passes} is 3
+     */
+    public record Options(List<String> providers, boolean samples, boolean instants, long from, long to,
+                          EventDecoder decoder, ReadProgress progress) {
+
+        public Options {
+            providers = List.copyOf(providers);
+            Objects.requireNonNull(decoder, "decoder");
+            Objects.requireNonNull(progress, "progress");
+            if (from < 0 || to < from) {
+                throw new IllegalArgumentException("time range must have 0 <= from <= to: " + from + ".." + to);
+            }
+        }
+
+        /** Everything, the whole trace, a new {@link EventDecoder}, no progress. */
+        public static Options defaults() {
+            return new Options(List.of(), true, true, 0, Long.MAX_VALUE, new EventDecoder(), ReadProgress.NONE);
+        }
+
+        public Options withProviders(List<String> names) {
+            return new Options(names, samples, instants, from, to, decoder, progress);
+        }
+
+        public Options withSamples(boolean draw) {
+            return new Options(providers, draw, instants, from, to, decoder, progress);
+        }
+
+        public Options withInstants(boolean draw) {
+            return new Options(providers, samples, draw, from, to, decoder, progress);
+        }
+
+        /** The time range, 100 ns units since the trace's start, both ends inclusive. */
+        public Options withRange(long fromHundredNs, long toHundredNs) {
+            return new Options(providers, samples, instants, fromHundredNs, toHundredNs, decoder, progress);
+        }
+
+        public Options withDecoder(EventDecoder d) {
+            return new Options(providers, samples, instants, from, to, d, progress);
+        }
+
+        public Options withProgress(ReadProgress p) {
+            return new Options(providers, samples, instants, from, to, decoder, p);
+        }
+    }
+
+    /**
+     * What a write drew. Immutable value.
+     *
+     * @param traceStart      FILETIME of {@code ts} 0
+     * @param samples         CPU sample events written
+     * @param slices          activity slices written ({@code "X"})
+     * @param instants        instant events written for events (unmatched starts and stops included)
+     * @param pairs           Start/Stop pairs matched among the selected providers' events; {@code slices} less
+     *                        the pairs outside the time range
+     * @param unmatchedStarts Starts no Stop closed by the end of the trace
+     * @param unmatchedStops  Stops without an open Start
+     * @param processes       process tracks (pids with events)
+     * @param threads         thread tracks ((pid, tid) pairs with events)
+     * @param stackFrames     entries of the {@code stackFrames} dictionary
+     */
+    public record Summary(long traceStart, long samples, long slices, long instants, long pairs,
+                          long unmatchedStarts, long unmatchedStops, int processes, int threads, int stackFrames) {
+    }
+
+    /** Writes the timeline of {@code etl} to {@code out}. */
+    public static Summary write(Path etl, Options options, Appendable out) throws IOException {
+        try (EtlFile f = EtlFile.open(etl)) {
+            return write(List.of(f), options, out);
+        }
+    }
+
+    /** Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open. */
+    public static Summary write(List<EtlFile> files, Options options, Appendable out) {
+        return write(TraceModel.read(files, (pass, passes, f) -> options.progress().update(pass, PASSES, f)), files,
+                options, out);
+    }
+
+    /** Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. */
+    static Summary write(TraceModel model, List<EtlFile> files, Options options, Appendable out) {
+        return write(model, each -> TraceModel.passOver(files, each, f -> options.progress().update(PASSES, PASSES, f)),
+                origin(files), options, out);
+    }
+
+    /** Writes the timeline of the records {@code pass} hands out (in time order), {@code ts} 0 at {@code origin}. */
+    static Summary write(TraceModel model, Consumer<Consumer<RawEventRecord>> pass, long origin, Options options,
+                         Appendable out) {
+        TimelineWriter w = new TimelineWriter(model, origin, options, out);
+        w.begin();
+        pass.accept(w::accept);
+        return w.finish();
+    }
+
+    /**
+     * The trace's start: the earliest of the files' header start times and first records (a record may precede its
+     * file's start time, e.g. when the session's clock was read before the header was written).
+     */
+    static long origin(List<EtlFile> files) {
+        long origin = Long.MAX_VALUE;
+        for (EtlFile f : files) {
+            long start = f.header().startTime();
+            if (start > 0) {
+                origin = Math.min(origin, start);
+            }
+        }
+        EtlCursor c = cursor(files);
+        if (c.advance()) {
+            origin = Math.min(origin, new EtlRecordEvent().of(c.record()).timestamp());
+        }
+        return origin == Long.MAX_VALUE ? 0 : origin;
+    }
+
+    private static EtlCursor cursor(List<EtlFile> files) {
+        return files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
+    }
+}
