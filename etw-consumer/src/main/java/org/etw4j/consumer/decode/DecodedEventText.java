@@ -44,7 +44,7 @@ public final class DecodedEventText {
     }
 
     /** Escapes newlines and carriage returns in {@code sb} from index {@code from} on. */
-    private static void escapeFrom(StringBuilder sb, int from) {
+    static void escapeFrom(StringBuilder sb, int from) {
         int i = from;
         int n = sb.length();
         while (i < n && sb.charAt(i) != '\n' && sb.charAt(i) != '\r') {

@@ -114,6 +114,14 @@ public final class EventDecoder {
 
     /** Decodes one event. */
     public DecodedEvent decode(RawEventRecord r) {
+        return decode(r, null);
+    }
+
+    /**
+     * Decodes one event; when {@code into} is given and can read the event in place ({@link EventView}), it does
+     * and this returns {@code null}; otherwise the decoded event.
+     */
+    DecodedEvent decode(RawEventRecord r, EventView into) {
         int pointerSize = r.pointerSize() == 4 ? 4 : 8;
         Guid provider = r.providerId();
         boolean classicHeader = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
@@ -127,7 +135,7 @@ public final class EventDecoder {
             if (TdhMetadata.METADATA_CLASS.equals(provider)) {
                 return metadataEvent(r, provider, data);
             }
-            return classic(r, provider, data, pointerSize);
+            return classic(r, provider, data, pointerSize, into);
         }
         if (r.id() == ManifestRegistry.MANIFEST_EVENT_ID && ManifestRegistry.isEnvelope(data)) {
             registry.offerManifestEvent(provider, r.id(), data);
@@ -139,36 +147,37 @@ public final class EventDecoder {
         ProviderManifest m = registry.provider(provider);
         if (m != null) {
             EventSchema s = m.event(r.id(), r.version());
-            List<String> notes = new ArrayList<>();
+            // at most one note; List.of rather than a list per event (the view path allocates nothing else)
+            List<String> notes = List.of();
             if (s == null) {
                 s = ClrSupplement.event(provider, r.id(), r.version());
                 if (s != null) {
-                    notes.add("decoded with etw4j's built-in CLR supplement (the manifest lacks version "
+                    notes = List.of("decoded with etw4j's built-in CLR supplement (the manifest lacks version "
                             + r.version() + ")");
                 }
             }
             if (s == null && acceptOlderVersions) {
                 s = m.nearestOlder(r.id(), r.version());
                 if (s != null) {
-                    notes.add("decoded with the template of version " + s.version() + " (event has version "
+                    notes = List.of("decoded with the template of version " + s.version() + " (event has version "
                             + r.version() + ")");
                 }
             }
             if (s != null) {
-                return decode(s, r, data, pointerSize, notes);
+                return decode(s, r, data, pointerSize, notes, into);
             }
             EventSchema meta = registry.metadataSchema(provider, r.id(), r.version());
             if (meta != null) {
-                return decode(meta, r, data, pointerSize, List.of());
+                return decode(meta, r, data, pointerSize, List.of(), into);
             }
             return noSchema(r, provider, m.name(), data, pointerSize, List.of("provider " + m.name() + " has no event "
-                    + r.id() + " version " + r.version()));
+                    + r.id() + " version " + r.version()), into);
         }
         EventSchema meta = registry.metadataSchema(provider, r.id(), r.version());
         if (meta != null) {
-            return decode(meta, r, data, pointerSize, List.of());
+            return decode(meta, r, data, pointerSize, List.of(), into);
         }
-        return noSchema(r, provider, guidText(provider), data, pointerSize, noSchemaNote(provider));
+        return noSchema(r, provider, guidText(provider), data, pointerSize, noSchemaNote(provider), into);
     }
 
     /** A TraceLogging event (one with an EVENT_SCHEMA_TL item). */
@@ -198,12 +207,13 @@ public final class EventDecoder {
                 : userData.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    private DecodedEvent classic(RawEventRecord r, Guid eventClass, ByteBuffer data, int pointerSize) {
+    private DecodedEvent classic(RawEventRecord r, Guid eventClass, ByteBuffer data, int pointerSize,
+                                 EventView into) {
         KernelSchemas.Lookup hit = kernel.find(eventClass, r.opcode(), r.version());
         if (hit.schema() == null) {
             EventSchema meta = registry.metadataClassicSchema(eventClass, r.opcode(), r.version());
             if (meta != null) {
-                return decode(meta, r, data, pointerSize, List.of());
+                return decode(meta, r, data, pointerSize, List.of(), into);
             }
             String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + r.opcode() + ")"
                     : "Opcode(" + r.opcode() + ")";
@@ -212,18 +222,16 @@ public final class EventDecoder {
                     + " version " + r.version());
             LiveTdhSchemas.Answer live = liveSchemas.find(r, eventClass);
             if (live != null && live.schema() != null) {
-                return decode(live.schema(), r, data, pointerSize, live.notes());
+                return decode(live.schema(), r, data, pointerSize, live.notes(), into);
             }
             return DecodedEvent.owned(eventClass, providerName, name, hit.taskName(), "", 0, r.version(),
                     r.opcode(), SchemaSource.NONE, List.of(), data.remaining(), bytes(data), withNotes(why, live),
                     null);
         }
-        List<String> notes = new ArrayList<>();
-        if (hit.schema().version() != r.version()) {
-            notes.add("decoded with the layout of version " + hit.schema().version() + " (event has version "
-                    + r.version() + ")");
-        }
-        return decode(hit.schema(), r, data, pointerSize, notes);
+        List<String> notes = hit.schema().version() == r.version() ? List.of()
+                : List.of("decoded with the layout of version " + hit.schema().version() + " (event has version "
+                        + r.version() + ")");
+        return decode(hit.schema(), r, data, pointerSize, notes, into);
     }
 
     /** The MetaData events themselves: harvested into the registry, shown with what they describe. */
@@ -275,11 +283,15 @@ public final class EventDecoder {
             DataSpec.of("ChunkNumber", InType.UINT16));
 
     /** Decodes {@code data} with {@code s}; the names come from the schema. */
-    private DecodedEvent decode(EventSchema s, RawEventRecord r, ByteBuffer data, int pointerSize, List<String> notes) {
+    private DecodedEvent decode(EventSchema s, RawEventRecord r, ByteBuffer data, int pointerSize, List<String> notes,
+                                EventView into) {
         Map<String, ValueMap> maps = s.maps();
         if (s.source() == SchemaSource.TDH_METADATA) {
             // EventMapInfo events name their provider; metadata schemas refer to its maps by name
             maps = registry.metadataMapsView(r.providerId());
+        }
+        if (into != null && into.readInPlace(s, r, maps, data, pointerSize, notes)) {
+            return null;
         }
         ByteBuffer payload = PayloadScratch.copy(data); // read in place rather than through the mapped view
         PayloadDecoder.Walked res = PayloadDecoder.walk(s.fields(), maps, payload, pointerSize);
@@ -296,10 +308,10 @@ public final class EventDecoder {
 
     /** Nothing above describes the event: the live machine's TDH may ({@link LiveTdhSchemas}); else raw data. */
     private DecodedEvent noSchema(RawEventRecord r, Guid provider, String providerName, ByteBuffer data,
-                                  int pointerSize, List<String> why) {
+                                  int pointerSize, List<String> why, EventView into) {
         LiveTdhSchemas.Answer live = liveSchemas.find(r, provider);
         if (live != null && live.schema() != null) {
-            return decode(live.schema(), r, data, pointerSize, live.notes());
+            return decode(live.schema(), r, data, pointerSize, live.notes(), into);
         }
         return undecoded(r, provider, providerName, data, withNotes(why, live));
     }

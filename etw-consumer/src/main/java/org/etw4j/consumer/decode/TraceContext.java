@@ -138,12 +138,32 @@ public final class TraceContext {
         return present(r, e);
     }
 
+    /**
+     * {@link #present(RawEventRecord, DecodedEvent)} for the event in {@code view}, the decoded form of {@code r},
+     * changed in place: events with file names to map or derive continue in the view's fallback mode (as
+     * {@link #present(RawEventRecord, DecodedEvent)} gives them), the others only get their process.
+     */
+    public void present(RawEventRecord r, EventView view) {
+        if (!view.isInPlace()) {
+            view.presentAs(present(r, view.fallbackEvent()));
+            return;
+        }
+        if (pathFields(view.providerId(), view.source()).length > 0
+                || needsFileName(view.source(), view.providerId(), view.opcode())
+                && view.indexOf("FileName") < 0 && view.indexOf("FileKey") >= 0) {
+            view.presentAs(present(r, view.copy()));
+            return;
+        }
+        int pid = processIdOf(r, view);
+        view.presentProcess(pid == -1 ? null : processes.find(pid, r.timestamp()));
+    }
+
     /** {@code e}, the decoded form of {@code r}, with drive-letter paths, derived file names and its process. */
     public DecodedEvent present(RawEventRecord r, DecodedEvent e) {
         long time = r.timestamp();
         List<EventField> fields = e.fields();
         List<String> notes = List.of();
-        String[] pathFields = pathFields(e);
+        String[] pathFields = pathFields(e.providerId(), e.source());
         if (pathFields.length > 0 || needsFileName(e)) {
             List<EventField> out = new ArrayList<>(fields.size() + 1);
             List<String> unmapped = new ArrayList<>(0);
@@ -175,6 +195,14 @@ public final class TraceContext {
      * (PerfInfo/Sample); {@code -1} when none is known.
      */
     public int processIdOf(RawEventRecord r, DecodedEvent e) {
+        return processIdOf(r, wrapper.of(e));
+    }
+
+    /** Views {@link #processIdOf(RawEventRecord, DecodedEvent)} reads decoded events through (one thread). */
+    private final EventView wrapper = EventView.wrapper();
+
+    /** {@link #processIdOf(RawEventRecord, DecodedEvent)} of the event in {@code e}. */
+    private int processIdOf(RawEventRecord r, EventView e) {
         long time = r.timestamp();
         boolean kernel = e.source() == SchemaSource.KERNEL_MOF;
         if (kernel) {
@@ -182,17 +210,17 @@ public final class TraceContext {
             String field = c.equals(KernelSchemas.PROCESS) || c.equals(KernelSchemas.THREAD)
                     || c.equals(KernelSchemas.IMAGE) || c.equals(KernelSchemas.SYSTEM_CONFIG) ? "ProcessID"
                     : c.equals(KernelSchemas.TCP_IP) || c.equals(KernelSchemas.UDP_IP) ? "PID" : null;
-            Integer pid = field == null ? null : ProcessTable.intField(e, field);
-            if (pid != null) {
-                return pid;
+            int i = field == null ? -1 : integerField(e, field);
+            if (i >= 0) {
+                return (int) e.getLong(i);
             }
         }
         if (r.processId() != -1) {
             return r.processId();
         }
-        if (kernel && e.providerId().equals(KernelSchemas.DISK_IO) && e.field("Irp") != null
-                && e.field("Irp").asLong() != null) {
-            Integer issuer = irpIssuers.at(e.field("Irp").asLong(), time);
+        int irp = kernel && e.providerId().equals(KernelSchemas.DISK_IO) ? integerField(e, "Irp") : -1;
+        if (irp >= 0) {
+            Integer issuer = irpIssuers.at(e.getLong(irp), time);
             if (issuer != null) {
                 return issuer;
             }
@@ -200,8 +228,17 @@ public final class TraceContext {
         if (r.threadId() != -1) {
             return processes.processOfThread(r.threadId(), time);
         }
-        Integer tid = e.source() == SchemaSource.KERNEL_MOF ? ProcessTable.intField(e, "ThreadID") : null;
-        return tid == null ? -1 : processes.processOfThread(tid, time);
+        int tid = e.source() == SchemaSource.KERNEL_MOF ? integerField(e, "ThreadID") : -1;
+        return tid < 0 ? -1 : processes.processOfThread((int) e.getLong(tid), time);
+    }
+
+    /**
+     * The index of the first field named {@code name} when it decoded to an integer, else -1 (as
+     * {@code ProcessTable.intField}: a missing field, a failed one or another type count as absent).
+     */
+    private static int integerField(EventView e, String name) {
+        int i = e.indexOf(name);
+        return i >= 0 && e.isInteger(i) ? i : -1;
     }
 
     /** {@code f}, a file name, labelled with its drive-letter form; unmapped NT paths named in {@code unmapped}. */
@@ -223,9 +260,8 @@ public final class TraceContext {
     private static final String[] IMAGE_FILE_NAME = {"ImageFileName"};
     private static final String[] IMAGE_NAME = {"ImageName"};
 
-    private static String[] pathFields(DecodedEvent e) {
-        Guid p = e.providerId();
-        if (e.source() == SchemaSource.KERNEL_MOF) {
+    private static String[] pathFields(Guid p, SchemaSource source) {
+        if (source == SchemaSource.KERNEL_MOF) {
             if (p.equals(KernelSchemas.IMAGE)) {
                 return FILE_NAME;
             }
@@ -242,12 +278,14 @@ public final class TraceContext {
 
     /** DiskIO Read/Write/FlushBuffers... and Memory/HardFault: events with a FileKey but no name. */
     private static boolean needsFileName(DecodedEvent e) {
-        if (e.source() != SchemaSource.KERNEL_MOF || e.field("FileName") != null) {
-            return false;
-        }
-        Guid p = e.providerId();
-        return (p.equals(KernelSchemas.DISK_IO) || (p.equals(KernelSchemas.PAGE_FAULT) && e.opcode() == 32))
+        return needsFileName(e.source(), e.providerId(), e.opcode()) && e.field("FileName") == null
                 && e.field("FileKey") != null;
+    }
+
+    /** Whether events of this kind may need a derived {@code FileName} (when they have a FileKey and no name). */
+    private static boolean needsFileName(SchemaSource source, Guid p, int opcode) {
+        return source == SchemaSource.KERNEL_MOF
+                && (p.equals(KernelSchemas.DISK_IO) || (p.equals(KernelSchemas.PAGE_FAULT) && opcode == 32));
     }
 
     private static boolean isOneOf(String name, String[] names) {
