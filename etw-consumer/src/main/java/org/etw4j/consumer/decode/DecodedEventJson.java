@@ -198,6 +198,19 @@ public final class DecodedEventJson {
     }
 
     /**
+     * Writes field {@code i} of {@code view} exactly as {@link #writeValue(JsonWriter, EventField, Object, Consumer)}
+     * writes that field's value, without building the field when the view reads it in place.
+     */
+    public static void writeValue(JsonWriter w, EventView view, int i, Consumer<StructValue> structs) {
+        if (view.isInPlace()) {
+            view.writeJson(w, i);
+        } else {
+            EventField f = view.field(i);
+            writeValue(w, f, f.value(), structs);
+        }
+    }
+
+    /**
      * Writes {@code v}, the value of {@code f} or one element of it, as one JSON value by the rules above
      * (integers by {@code f}'s types: hexadecimal strings, unsigned or signed numbers; lists as arrays), handing
      * a {@link StructValue} to {@code structs}, which writes it in the caller's form.

@@ -244,7 +244,8 @@ public final class EventView {
             int i = add(d, k);
             int fixed = type.fixedSize(pointerSize);
             if (d.count().present()) {
-                if (fixed <= 0 || type == InType.SYSTEMTIME) {
+                // arrays of fixed-size numbers, booleans, GUIDs and FILETIMEs (texts and SYSTEMTIMEs: full decoder)
+                if (fixed <= 0 || type == InType.SYSTEMTIME || k == K_STRING) {
                     return false;
                 }
                 long elements;
@@ -850,9 +851,11 @@ public final class EventView {
 
     /**
      * Writes in-place field {@code i}'s value (or element {@code j} of an array, {@code j >= 0}) with the JSON
-     * rules of {@link DecodedEventJson#writeValue}; {@code tmp} is a builder for texts.
+     * rules of {@link DecodedEventJson#writeValue} (texts pass through the view's scratch builder).
      */
-    void writeJson(org.etw4j.consumer.json.JsonWriter w, int i, StringBuilder tmp) {
+    void writeJson(org.etw4j.consumer.json.JsonWriter w, int i) {
+        check(i);
+        StringBuilder tmp = scratch;
         if (elementSize[i] != -1) {
             w.beginArray();
             for (int j = 0, at = start[i]; j < size[i]; j++, at += elementSize[i]) {
