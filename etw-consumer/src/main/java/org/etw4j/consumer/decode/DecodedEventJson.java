@@ -183,6 +183,50 @@ public final class DecodedEventJson {
         w.endObject();
     }
 
+    /**
+     * {@link #fieldsObject(JsonWriter, List, Consumer)} for the event in {@code view}, read in place when the view
+     * does (same bytes: {@code DumpGoldenTest}).
+     */
+    public static void fieldsObject(JsonWriter w, EventView view, Consumer<StructValue> structs) {
+        w.beginObject();
+        int n = view.fieldCount();
+        java.util.Map<String, Integer> seen = n > DUPLICATE_SCAN_LIMIT ? new java.util.HashMap<>() : null;
+        for (int i = 0; i < n; i++) {
+            String name = view.fieldName(i);
+            int occurrence = seen != null ? seen.merge(name, 1, Integer::sum) : occurrence(view, i, name);
+            if (occurrence > 1) {
+                name = name + "#" + occurrence;
+            }
+            w.name(name);
+            String error = view.error(i);
+            if (error != null) {
+                w.beginObject().member("error", error).member("raw", FieldText.hex(view.raw(i))).endObject();
+            } else if (view.labelKind(i) == EventField.LabelKind.FLAGS) {
+                w.beginObject();
+                w.name("names").stringArray(view.flagNames(i));
+                w.name("value");
+                writeValue(w, view, i, structs);
+                w.endObject();
+            } else if (view.label(i) != null) {
+                w.value(view.label(i));
+            } else {
+                writeValue(w, view, i, structs);
+            }
+        }
+        w.endObject();
+    }
+
+    /** 1 + how many of the view's fields before {@code index} are named {@code name}. */
+    private static int occurrence(EventView view, int index, String name) {
+        int n = 1;
+        for (int j = 0; j < index; j++) {
+            if (view.fieldName(j).equals(name)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Up to this many fields, repeated names are found by scanning the earlier ones (no map per event). */
     private static final int DUPLICATE_SCAN_LIMIT = 32;
 

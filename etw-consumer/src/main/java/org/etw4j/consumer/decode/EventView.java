@@ -123,8 +123,11 @@ public final class EventView {
         this.decoder = null;
     }
 
-    /** A view that only shows decoded events ({@link #of(DecodedEvent)}); {@link #decode} refuses. */
-    static EventView wrapper() {
+    /**
+     * A view that only shows events decoded elsewhere ({@link #of(DecodedEvent)}); its {@link #decode} refuses.
+     * For code that writes both kinds through views.
+     */
+    public static EventView forDecodedEvents() {
         return new EventView();
     }
 
@@ -594,6 +597,17 @@ public final class EventView {
     private <T> T checkedNull(int i) {
         check(i);
         return null;
+    }
+
+    /**
+     * The names of flag set {@code i}'s set bits ({@link EventField#flagNames()}; allocates the list), or an empty
+     * list when it is not a flag set.
+     */
+    public List<String> flagNames(int i) {
+        if (fallback != null) {
+            return fallback.fields().get(i).flagNames();
+        }
+        return flags[check(i)] ? List.of(labels[i].split("\\|")) : List.of();
     }
 
     /** The NT path a file-name field holds ({@link EventField#ntPath()}), else {@code null}; may allocate. */

@@ -56,7 +56,15 @@ public final class ProviderSelection {
 
     /** Whether the decoded event passes. */
     public boolean accepts(DecodedEvent e) {
-        return ids.isEmpty() || ids.contains(e.providerId())
-                || (e.providerName() != null && names.contains(e.providerName().toLowerCase(Locale.ROOT)));
+        return accepts(e.providerId(), e.providerName());
+    }
+
+    /** Whether the event in {@code view} passes. */
+    public boolean accepts(EventView view) {
+        return ids.isEmpty() || accepts(view.providerId(), view.providerName());
+    }
+
+    private boolean accepts(Guid id, String name) {
+        return ids.isEmpty() || ids.contains(id) || (name != null && names.contains(name.toLowerCase(Locale.ROOT)));
     }
 }

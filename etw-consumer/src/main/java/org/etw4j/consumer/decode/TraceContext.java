@@ -199,7 +199,7 @@ public final class TraceContext {
     }
 
     /** Views {@link #processIdOf(RawEventRecord, DecodedEvent)} reads decoded events through (one thread). */
-    private final EventView wrapper = EventView.wrapper();
+    private final EventView wrapper = EventView.forDecodedEvents();
 
     /** {@link #processIdOf(RawEventRecord, DecodedEvent)} of the event in {@code e}. */
     private int processIdOf(RawEventRecord r, EventView e) {

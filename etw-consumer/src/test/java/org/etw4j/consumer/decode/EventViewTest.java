@@ -190,6 +190,7 @@ class EventViewTest {
         assertEquals(f.error(), v.error(i), where);
         assertArrayEquals(f.raw(), v.raw(i), where);
         assertEquals(f.ntPath(), v.ntPath(i), where);
+        assertEquals(f.flagNames(), v.flagNames(i), where);
         if (!f.equals(v.field(i))) {
             assertTrue(deepEquals(f.value(), v.field(i).value()), where);
         }
@@ -376,7 +377,7 @@ class EventViewTest {
         assertNull(view.getString(0));
         assertThrows(IndexOutOfBoundsException.class, () -> view.getLong(2));
         assertThrows(IllegalStateException.class, () -> view.getLong(0, 0));
-        assertThrows(IllegalStateException.class, () -> EventView.wrapper().decode(
+        assertThrows(IllegalStateException.class, () -> EventView.forDecodedEvents().decode(
                 TestRecord.builder(SYNTHETIC).id(1).data(new byte[0]).build()));
     }
 }

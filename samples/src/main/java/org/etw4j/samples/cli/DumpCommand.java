@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.TraceContext;
@@ -34,7 +34,9 @@ import picocli.CommandLine.Spec;
  * {@link org.etw4j.consumer.EventStream}, to keep one decoder over all files and the reader's views at hand.
  * The files are read twice, as TraceEvent's TraceLog reads a trace: a first pass feeds a {@link TraceContext}
  * (volume mapping, processes, threads, file names), then every event is shown through it: file names in
- * drive-letter form, the process each event belongs to.
+ * drive-letter form, the process each event belongs to. Events are decoded into one reused {@link EventView} and
+ * written from it, without building a {@link org.etw4j.consumer.decode.DecodedEvent} for the events it reads in
+ * place.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         header = "Print the decoded events of .etl files (text, jsonl or csv).",
@@ -107,6 +109,7 @@ final class DumpCommand implements Callable<Integer> {
             progress.total(PROGRESS_SCALE);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
             EtlRecordEvent record = new EtlRecordEvent();
+            EventView event = new EventView(decoder);
             long written = 0;
             long seen = 0;
             while (written < limit && cursor.advance()) {
@@ -118,12 +121,12 @@ final class DumpCommand implements Callable<Integer> {
                 if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
                     continue;
                 }
-                DecodedEvent e = decoder.decode(record);
-                if (!filter.accepts(e)) {
+                event.decode(record);
+                if (!filter.accepts(event)) {
                     continue;
                 }
-                e = context.present(record, e); // drive-letter paths, file names of file keys, the process
-                output.write(record, e, view.timestampInstant());
+                context.present(record, event); // drive-letter paths, file names of file keys, the process
+                output.write(record, event, view.timestampInstant());
                 written++;
             }
             // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
-import org.etw4j.consumer.decode.DecodedEventText;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.FieldText;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
@@ -22,7 +22,8 @@ import org.etw4j.spi.RawEventRecord;
  * Writes decoded events in one of the {@link Format}s of {@code etw dump} and {@code etw live}.
  *
  * <p>Not thread-safe: one writer thread; reusable for any number of events. It reads the record (header fields)
- * and the decoded event during {@link #write} only.
+ * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
+ * only. Both are written through the view's getters, so the two give the same bytes.
  *
  * <p>JSON Lines form, one object per event:
  * <pre>{@code
@@ -74,6 +75,8 @@ final class EventOutput {
     private final Map<Guid, String> guidTexts = new HashMap<>();
     /** {@link #sb}'s characters, handed to the writer without making a String of them. */
     private char[] chars = new char[1024];
+    /** Shows the {@link DecodedEvent}s given to {@link #write(RawEventRecord, DecodedEvent, Instant)}. */
+    private final EventView decodedEvents = EventView.forDecodedEvents();
 
     EventOutput(PrintWriter out, Format format) {
         this.out = out;
@@ -82,6 +85,14 @@ final class EventOutput {
 
     /** Writes one event: {@code r} for the header fields, {@code e} its decoded form, {@code time} its timestamp. */
     void write(RawEventRecord r, DecodedEvent e, Instant time) {
+        write(r, decodedEvents.of(e), time);
+    }
+
+    /**
+     * Writes one event: {@code r} for the header fields, {@code e} its decoded form (valid during the call),
+     * {@code time} its timestamp.
+     */
+    void write(RawEventRecord r, EventView e, Instant time) {
         sb.setLength(0);
         switch (format) {
             case TEXT -> text(r, e, time);
@@ -110,7 +121,7 @@ final class EventOutput {
         out.flush();
     }
 
-    private void text(RawEventRecord r, DecodedEvent e, Instant time) {
+    private void text(RawEventRecord r, EventView e, Instant time) {
         timestamps.append(sb, time).append("  pid ").append(r.processId());
         processText(r, e.process());
         sb.append("  tid ").append(r.threadId())
@@ -119,7 +130,7 @@ final class EventOutput {
         if (!act.isNull()) {
             sb.append("activity ").append(act).append("  ");
         }
-        DecodedEventText.appendTo(sb, e);
+        e.appendTo(sb);
     }
 
     /** {@code " (name)"}, or {@code " (pid name)"} when the event belongs to another process than its header says. */
@@ -133,7 +144,7 @@ final class EventOutput {
         }
     }
 
-    private void json(RawEventRecord r, DecodedEvent e, Instant time) {
+    private void json(RawEventRecord r, EventView e, Instant time) {
         JsonWriter w = json.reset();
         scratch.setLength(0);
         w.beginObject().name("timestamp").value(timestamps.append(scratch, time));
@@ -159,15 +170,21 @@ final class EventOutput {
         Guid act = r.activityId();
         w.member("activityId", act.isNull() ? null : act.toString());
         w.name("fields");
-        fieldsObject(e.fields());
-        ntPaths(e.fields());
+        fieldsObject(e);
+        ntPaths(e);
         if (e.undecodedLength() > 0) {
-            w.member("undecoded", HEX.formatHex(e.undecoded()));
+            scratch.setLength(0);
+            w.name("undecoded").value(e.appendUndecodedHex(scratch));
         }
         if (!e.notes().isEmpty()) {
             w.name("notes").stringArray(e.notes());
         }
         w.endObject();
+    }
+
+    /** The event's fields as one object by {@link DecodedEventJson#fieldsObject}'s rules ({@code #2}...). */
+    private void fieldsObject(EventView e) {
+        DecodedEventJson.fieldsObject(json, e, structs);
     }
 
     /** Fields as one object by {@link DecodedEventJson#fieldsObject}'s rules ({@code #2} for repeated names...). */
@@ -176,15 +193,16 @@ final class EventOutput {
     }
 
     /** {@code "ntPaths":{...}}: the NT form of every file name the trace wrote so, when there is one. */
-    private void ntPaths(List<EventField> fields) {
+    private void ntPaths(EventView e) {
         boolean open = false;
-        for (EventField f : fields) {
-            if (f.ntPath() != null) {
+        for (int i = 0, n = e.fieldCount(); i < n; i++) {
+            String nt = e.ntPath(i);
+            if (nt != null) {
                 if (!open) {
                     json.name("ntPaths").beginObject();
                     open = true;
                 }
-                json.member(f.name(), f.ntPath());
+                json.member(e.fieldName(i), nt);
             }
         }
         if (open) {
@@ -192,7 +210,7 @@ final class EventOutput {
         }
     }
 
-    private void csv(RawEventRecord r, DecodedEvent e, Instant time) {
+    private void csv(RawEventRecord r, EventView e, Instant time) {
         timestamps.append(sb, time).append(',');
         csvCell(guidText(e.providerId())).append(',');
         csvCell(e.providerName()).append(',');
@@ -208,7 +226,7 @@ final class EventOutput {
         csvCell(p == null || p.imagePath() == null ? "" : p.imagePath()).append(',');
         // The text form's field list ("Name=value; ..."), without the provider/event prefix, trimmed.
         cell.setLength(0);
-        DecodedEventText.appendFields(cell, e);
+        e.appendFields(cell);
         int from = 0;
         int to = cell.length();
         while (from < to && cell.charAt(from) <= ' ') {
