@@ -109,6 +109,16 @@ public interface RawEventRecord {
     int userDataLength();
 
     /**
+     * Copies the {@link #userDataLength()} bytes of user data into {@code dst} at {@code offset}, valid only during
+     * the callback. Implementations over mapped or native memory override it to copy without making the slice
+     * {@link #userData()} returns (a decoder that reads every event in place must not allocate per event).
+     */
+    default void copyUserData(byte[] dst, int offset) {
+        ByteBuffer b = userData();
+        b.get(b.position(), dst, offset, b.remaining());
+    }
+
+    /**
      * Whether {@link #eventInformation()} and {@link #eventMapInformation(String)} can ask the platform about this
      * record: true only for a live Windows record (the FFM backend's view of an {@code EVENT_RECORD}) during its
      * callback; false for copies, records read by the pure-Java .etl reader and records of other backends, whose

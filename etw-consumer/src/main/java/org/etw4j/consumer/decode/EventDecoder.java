@@ -123,21 +123,22 @@ public final class EventDecoder {
      */
     DecodedEvent decode(RawEventRecord r, EventView into) {
         int pointerSize = r.pointerSize() == 4 ? 4 : 8;
-        Guid provider = r.providerId();
+        Guid provider = providerOf(r);
         boolean classicHeader = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
         ByteBuffer tlSchema = classicHeader ? null : r.extendedDataOfType(EventHeaderLayout.EXT_EVENT_SCHEMA_TL);
         if (tlSchema != null && r.id() != ManifestRegistry.MANIFEST_EVENT_ID) {
             // TraceLogging first when it cannot be a manifest envelope: its decoder reads the user data itself
             return traceLogging(r, provider, tlSchema);
         }
-        ByteBuffer data = littleEndian(r.userData());
+        // null until needed: a view reads the payload in place (the slice would be its only allocation per event)
+        ByteBuffer data = into == null ? littleEndian(r.userData()) : null;
         if (classicHeader) {
             if (TdhMetadata.METADATA_CLASS.equals(provider)) {
-                return metadataEvent(r, provider, data);
+                return metadataEvent(r, provider, userData(r, data));
             }
             return classic(r, provider, data, pointerSize, into);
         }
-        if (r.id() == ManifestRegistry.MANIFEST_EVENT_ID && ManifestRegistry.isEnvelope(data)) {
+        if (r.id() == ManifestRegistry.MANIFEST_EVENT_ID && ManifestRegistry.isEnvelope(data = userData(r, data))) {
             registry.offerManifestEvent(provider, r.id(), data);
             return manifestEnvelope(r, provider, data, pointerSize);
         }
@@ -146,7 +147,7 @@ public final class EventDecoder {
         }
         ProviderManifest m = registry.provider(provider);
         if (m != null) {
-            EventSchema s = m.event(r.id(), r.version());
+            EventSchema s = manifestEvent(m, r.id(), r.version());
             // at most one note; List.of rather than a list per event (the view path allocates nothing else)
             List<String> notes = List.of();
             if (s == null) {
@@ -180,6 +181,51 @@ public final class EventDecoder {
         return noSchema(r, provider, guidText(provider), data, pointerSize, noSchemaNote(provider), into);
     }
 
+    /**
+     * Provider GUIDs met, by their bits, so that most records do not make a new {@link Guid} (a direct-mapped
+     * cache: a slot holds the last GUID hashed to it; the entries are immutable, so threads may race on a slot).
+     */
+    private final Guid[] providers = new Guid[256];
+
+    /** {@code r}'s provider GUID ({@link RawEventRecord#providerId()}), from {@link #providers} when it is there. */
+    private Guid providerOf(RawEventRecord r) {
+        long msb = r.providerIdMsb();
+        long lsb = r.providerIdLsb();
+        long h = msb ^ lsb;
+        int slot = (int) (h ^ (h >>> 32) ^ (h >>> 16) ^ (h >>> 8)) & (providers.length - 1);
+        Guid g = providers[slot];
+        if (g == null || g.mostSignificantBits() != msb || g.leastSignificantBits() != lsb) {
+            g = r.providerId();
+            if (g.mostSignificantBits() == msb && g.leastSignificantBits() == lsb) {
+                providers[slot] = g;
+            }
+        }
+        return g;
+    }
+
+    /** A schema {@link ProviderManifest#event} gave, for {@link #manifestHits}. */
+    private record ManifestHit(ProviderManifest manifest, int id, int version, EventSchema schema) {
+    }
+
+    /**
+     * Recent answers of {@link ProviderManifest#event} (direct-mapped; manifests are immutable, entries too): its
+     * key object would be the only allocation per event when a view decodes in place.
+     */
+    private final ManifestHit[] manifestHits = new ManifestHit[1024];
+
+    private EventSchema manifestEvent(ProviderManifest m, int id, int version) {
+        int slot = (System.identityHashCode(m) * 31 + id * 257 + version) & (manifestHits.length - 1);
+        ManifestHit h = manifestHits[slot];
+        if (h != null && h.manifest() == m && h.id() == id && h.version() == version) {
+            return h.schema();
+        }
+        EventSchema s = m.event(id, version);
+        if (s != null) {
+            manifestHits[slot] = new ManifestHit(m, id, version, s);
+        }
+        return s;
+    }
+
     /** A TraceLogging event (one with an EVENT_SCHEMA_TL item). */
     private DecodedEvent traceLogging(RawEventRecord r, Guid provider, ByteBuffer tlSchema) {
         if (traceLogging != null) {
@@ -202,6 +248,11 @@ public final class EventDecoder {
      * The user data in little-endian order without changing the caller's buffer: as is when it already is (the
      * .etl reader's slices are), else a duplicate. Decoding reads at absolute indexes and never moves positions.
      */
+    /** {@code data}, or the record's user data when it is still {@code null} (see {@link #littleEndian}). */
+    private static ByteBuffer userData(RawEventRecord r, ByteBuffer data) {
+        return data != null ? data : littleEndian(r.userData());
+    }
+
     private static ByteBuffer littleEndian(ByteBuffer userData) {
         return userData.order() == ByteOrder.LITTLE_ENDIAN ? userData
                 : userData.duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -215,23 +266,47 @@ public final class EventDecoder {
             if (meta != null) {
                 return decode(meta, r, data, pointerSize, List.of(), into);
             }
-            String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + r.opcode() + ")"
-                    : "Opcode(" + r.opcode() + ")";
-            String providerName = hit.providerName() != null ? hit.providerName() : eventClass.toString();
-            List<String> why = List.of("no layout for classic event class " + eventClass + " opcode " + r.opcode()
-                    + " version " + r.version());
             LiveTdhSchemas.Answer live = liveSchemas.find(r, eventClass);
             if (live != null && live.schema() != null) {
                 return decode(live.schema(), r, data, pointerSize, live.notes(), into);
             }
-            return DecodedEvent.owned(eventClass, providerName, name, hit.taskName(), "", 0, r.version(),
-                    r.opcode(), SchemaSource.NONE, List.of(), data.remaining(), bytes(data), withNotes(why, live),
+            NoLayout t = noLayout(eventClass, hit, r.opcode(), r.version());
+            if (into != null && live == null) {
+                into.readUndecoded(r, eventClass, t.providerName(), t.eventName(), hit.taskName(), 0, t.notes());
+                return null;
+            }
+            data = userData(r, data);
+            return DecodedEvent.owned(eventClass, t.providerName(), t.eventName(), hit.taskName(), "", 0, r.version(),
+                    r.opcode(), SchemaSource.NONE, List.of(), data.remaining(), bytes(data), withNotes(t.notes(), live),
                     null);
         }
         List<String> notes = hit.schema().version() == r.version() ? List.of()
                 : List.of("decoded with the layout of version " + hit.schema().version() + " (event has version "
                         + r.version() + ")");
         return decode(hit.schema(), r, data, pointerSize, notes, into);
+    }
+
+    /** The texts of a classic event without layout, by class, opcode and version. */
+    private record NoLayout(Guid eventClass, int opcode, int version, String providerName, String eventName,
+                            List<String> notes) {
+    }
+
+    /** Texts of classic events without layout (direct-mapped; immutable entries, so threads may race on a slot). */
+    private final NoLayout[] noLayouts = new NoLayout[512];
+
+    /** The names and note {@link #classic} gives an event of this class, opcode and version without layout. */
+    private NoLayout noLayout(Guid eventClass, KernelSchemas.Lookup hit, int opcode, int version) {
+        int slot = (eventClass.hashCode() * 31 + opcode * 257 + version) & (noLayouts.length - 1);
+        NoLayout t = noLayouts[slot];
+        if (t == null || t.opcode() != opcode || t.version() != version || !t.eventClass().equals(eventClass)) {
+            String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + opcode + ")"
+                    : "Opcode(" + opcode + ")";
+            String providerName = hit.providerName() != null ? hit.providerName() : eventClass.toString();
+            t = new NoLayout(eventClass, opcode, version, providerName, name, List.of("no layout for classic event "
+                    + "class " + eventClass + " opcode " + opcode + " version " + version));
+            noLayouts[slot] = t;
+        }
+        return t;
     }
 
     /** The MetaData events themselves: harvested into the registry, shown with what they describe. */
@@ -288,11 +363,12 @@ public final class EventDecoder {
         Map<String, ValueMap> maps = s.maps();
         if (s.source() == SchemaSource.TDH_METADATA) {
             // EventMapInfo events name their provider; metadata schemas refer to its maps by name
-            maps = registry.metadataMapsView(r.providerId());
+            maps = registry.metadataMapsView(providerOf(r));
         }
-        if (into != null && into.readInPlace(s, r, maps, data, pointerSize, notes)) {
+        if (into != null && into.readInPlace(s, r, maps, pointerSize, notes)) {
             return null;
         }
+        data = userData(r, data);
         ByteBuffer payload = PayloadScratch.copy(data); // read in place rather than through the mapped view
         PayloadDecoder.Walked res = PayloadDecoder.walk(s.fields(), maps, payload, pointerSize);
         int length = payload.limit();
@@ -313,7 +389,11 @@ public final class EventDecoder {
         if (live != null && live.schema() != null) {
             return decode(live.schema(), r, data, pointerSize, live.notes(), into);
         }
-        return undecoded(r, provider, providerName, data, withNotes(why, live));
+        if (into != null && live == null) {
+            into.readUndecoded(r, provider, providerName, undecodedName(r.id()), "", r.id(), why);
+            return null;
+        }
+        return undecoded(r, provider, providerName, userData(r, data), withNotes(why, live));
     }
 
     private static List<String> withNotes(List<String> why, LiveTdhSchemas.Answer live) {
@@ -362,9 +442,36 @@ public final class EventDecoder {
         return unknownProvider(provider).noSchemaNote();
     }
 
+    /** {@code EventID(n)} texts by id (direct-mapped; Strings are immutable, so threads may race on a slot). */
+    private static final String[] EVENT_ID_NAMES = new String[1024];
+
+    /** The name of an event nothing describes: {@code EventWriteString} for id 0, else {@code EventID(n)}. */
+    private static String undecodedName(int id) {
+        if (id == 0) {
+            return "EventWriteString";
+        }
+        int slot = id & (EVENT_ID_NAMES.length - 1);
+        String n = EVENT_ID_NAMES[slot];
+        if (n == null || !isEventIdName(n, id)) {
+            n = "EventID(" + id + ")";
+            EVENT_ID_NAMES[slot] = n;
+        }
+        return n;
+    }
+
+    /** Whether {@code name} is {@code "EventID(" + id + ")"}, without building it. */
+    private static boolean isEventIdName(String name, int id) {
+        int close = name.length() - 1;
+        int v = 0;
+        for (int i = 8; i < close; i++) {
+            v = v * 10 + (name.charAt(i) - '0');
+        }
+        return v == id && id >= 0;
+    }
+
     private static DecodedEvent undecoded(RawEventRecord r, Guid provider, String providerName, ByteBuffer data,
                                           List<String> notes) {
-        String name = r.id() == 0 ? "EventWriteString" : "EventID(" + r.id() + ")";
+        String name = undecodedName(r.id());
         return DecodedEvent.owned(provider, providerName, name, "", "", r.id(), r.version(), r.opcode(),
                 SchemaSource.NONE, List.of(), data.remaining(), bytes(data), notes, null);
     }

@@ -83,8 +83,14 @@ public final class EventView {
     // --- the event in fallback mode
     private DecodedEvent fallback;
 
-    // --- the event in place
-    private EventSchema schema;
+    // --- the event in place: from its schema, or undecoded (no schema: no fields, the whole payload left over)
+    private Guid providerId;
+    private String providerName;
+    private String eventName;
+    private String taskName;
+    private String opcodeName;
+    private SchemaSource source;
+    private String messageTemplate;
     private Map<String, ValueMap> maps;
     private int eventId;
     private int version;
@@ -109,8 +115,11 @@ public final class EventView {
     private int[] elementSize = new int[16];
     /** Strings: encoding ({@code CS_*}); bit 8 set: cut at the first NUL (fixed-length strings). */
     private int[] text = new int[16];
+    /** The value or bit map naming a scalar integer or boolean, else null; its label is made when asked. */
+    private ValueMap[] mapOf = new ValueMap[16];
+    /** Labels made so far ({@link #labelOf}): valid where {@link #labelDone} is set. */
     private String[] labels = new String[16];
-    private boolean[] flags = new boolean[16];
+    private boolean[] labelDone = new boolean[16];
 
     private final StringBuilder scratch = new StringBuilder(64);
 
@@ -164,7 +173,6 @@ public final class EventView {
 
     private void reset() {
         fallback = null;
-        schema = null;
         maps = null;
         count = 0;
         notes = List.of();
@@ -180,19 +188,19 @@ public final class EventView {
 
     /**
      * Called by {@link EventDecoder} for an event of schema {@code s}: reads the template's offsets over a copy of
-     * {@code data}, or returns {@code false} (nothing kept) when the event needs the full decoder.
+     * {@code r}'s user data, or returns {@code false} (nothing kept) when the event needs the full decoder.
      */
-    boolean readInPlace(EventSchema s, RawEventRecord r, Map<String, ValueMap> maps, ByteBuffer data, int pointerSize,
+    boolean readInPlace(EventSchema s, RawEventRecord r, Map<String, ValueMap> maps, int pointerSize,
                         List<String> notes) {
         if (KernelFieldNames.applies(s) || !flat(s.fields())) {
             return false;
         }
-        int n = data.remaining();
+        int n = r.userDataLength();
         if (bytes.length < n) {
             bytes = new byte[Math.max(n, 2 * bytes.length)];
             buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         }
-        data.get(data.position(), bytes, 0, n);
+        r.copyUserData(bytes, 0);
         this.length = n;
         this.pointerSize = pointerSize;
         this.maps = maps == null ? Map.of() : maps;
@@ -202,13 +210,48 @@ public final class EventView {
             this.maps = null;
             return false;
         }
-        this.schema = s;
+        this.providerId = s.providerId();
+        this.providerName = s.providerName();
+        this.eventName = s.eventName();
+        this.taskName = s.taskName();
+        this.opcodeName = s.opcodeName();
+        this.source = s.source();
+        this.messageTemplate = s.message();
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
         this.eventId = classic ? 0 : r.id();
         this.version = r.version();
         this.opcode = r.opcode();
         this.notes = notes;
         return true;
+    }
+
+    /**
+     * Called by {@link EventDecoder} for an event nothing describes: no fields, the whole payload undecoded, the
+     * names and notes the decoder gives such events.
+     */
+    void readUndecoded(RawEventRecord r, Guid providerId, String providerName, String eventName, String taskName,
+                       int eventId, List<String> notes) {
+        int n = r.userDataLength();
+        if (bytes.length < n) {
+            bytes = new byte[Math.max(n, 2 * bytes.length)];
+            buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        r.copyUserData(bytes, 0);
+        this.length = n;
+        this.consumed = 0;
+        this.count = 0;
+        this.maps = Map.of();
+        this.providerId = providerId;
+        this.providerName = providerName;
+        this.eventName = eventName;
+        this.taskName = taskName == null ? "" : taskName;
+        this.opcodeName = "";
+        this.source = SchemaSource.NONE;
+        this.messageTemplate = null;
+        this.eventId = eventId;
+        this.version = r.version();
+        this.opcode = r.opcode();
+        this.notes = notes;
     }
 
     private static boolean flat(List<FieldSpec> fields) {
@@ -282,8 +325,8 @@ public final class EventView {
                     text[i] = CS_CHAR;
                 }
                 pos += fixed;
-                if (d.mapName() != null) {
-                    label(i, d);
+                if (d.mapName() != null && k != K_DOUBLE && k != K_GUID && k != K_INSTANT && k != K_STRING) {
+                    mapOf[i] = maps.get(d.mapName()); // labels only integers and booleans, as PayloadDecoder does
                 }
                 continue;
             }
@@ -395,35 +438,41 @@ public final class EventView {
             elementSize = java.util.Arrays.copyOf(elementSize, n);
             text = java.util.Arrays.copyOf(text, n);
             labels = java.util.Arrays.copyOf(labels, n);
-            flags = java.util.Arrays.copyOf(flags, n);
+            labelDone = java.util.Arrays.copyOf(labelDone, n);
+            mapOf = java.util.Arrays.copyOf(mapOf, n);
         }
         specs[i] = d;
         kind[i] = k;
         text[i] = 0;
         size[i] = 0;
         labels[i] = null;
-        flags[i] = false;
+        labelDone[i] = false;
+        mapOf[i] = null;
         count = i + 1;
         return i;
     }
 
-    /** A scalar's map label, as {@code PayloadDecoder} gives it (integers and booleans after the out type). */
-    private void label(int i, DataSpec d) {
-        ValueMap m = maps.get(d.mapName());
-        if (m == null) {
-            return;
+    /**
+     * A scalar's map label, as {@code PayloadDecoder} gives it (integers and booleans after the out type), made on
+     * first request for this event.
+     */
+    private String labelOf(int i) {
+        if (!labelDone[i]) {
+            ValueMap m = mapOf[i];
+            labels[i] = m == null ? null : m.label(labelValue(i));
+            labelDone[i] = true;
         }
+        return labels[i];
+    }
+
+    private long labelValue(int i) {
         int k = kind[i];
-        long v;
-        if (k == K_INT || k == K_LONG) {
-            v = integer(i, start[i]);
-        } else if (k == K_BOOL || k == K_INT_BOOL) {
-            v = bool(i, start[i]) ? 1 : 0;
-        } else {
-            return;
-        }
-        labels[i] = m.label(v);
-        flags[i] = labels[i] != null && m.bitMap();
+        return k == K_BOOL || k == K_INT_BOOL ? (bool(i, start[i]) ? 1 : 0) : integer(i, start[i]);
+    }
+
+    /** Whether field {@code i} is a flag set (a bit map names it: bit maps always give a label). */
+    private boolean isFlags(int i) {
+        return mapOf[i] != null && mapOf[i].bitMap();
     }
 
     /**
@@ -454,27 +503,27 @@ public final class EventView {
 
     /** Provider GUID (classic events: the event-class GUID). */
     public Guid providerId() {
-        return fallback != null ? fallback.providerId() : schema.providerId();
+        return fallback != null ? fallback.providerId() : providerId;
     }
 
     /** Provider name, or the GUID text when unknown. */
     public String providerName() {
-        return fallback != null ? fallback.providerName() : schema.providerName();
+        return fallback != null ? fallback.providerName() : providerName;
     }
 
     /** TraceEvent-style event name. */
     public String eventName() {
-        return fallback != null ? fallback.eventName() : schema.eventName();
+        return fallback != null ? fallback.eventName() : eventName;
     }
 
     /** Task display name ({@code ""} when none). */
     public String taskName() {
-        return fallback != null ? fallback.taskName() : schema.taskName();
+        return fallback != null ? fallback.taskName() : taskName;
     }
 
     /** Opcode display name ({@code ""} when none). */
     public String opcodeName() {
-        return fallback != null ? fallback.opcodeName() : schema.opcodeName();
+        return fallback != null ? fallback.opcodeName() : opcodeName;
     }
 
     /** Event id (classic events: 0). */
@@ -494,7 +543,7 @@ public final class EventView {
 
     /** The schema kind that decoded it. */
     public SchemaSource source() {
-        return fallback != null ? fallback.source() : schema.source();
+        return fallback != null ? fallback.source() : source;
     }
 
     /** Length of the user data. */
@@ -517,7 +566,7 @@ public final class EventView {
         if (fallback != null) {
             return fallback.message();
         }
-        return schema.message() == null ? null : EventMessage.format(schema.message(), fieldList());
+        return messageTemplate == null ? null : EventMessage.format(messageTemplate, fieldList());
     }
 
     /** Number of undecoded trailing bytes ({@link DecodedEvent#undecodedLength()}). */
@@ -571,7 +620,7 @@ public final class EventView {
 
     /** Field {@code i}'s label ({@link EventField#label()}), or {@code null}. */
     public String label(int i) {
-        return fallback != null ? fallback.fields().get(i).label() : labels[check(i)];
+        return fallback != null ? fallback.fields().get(i).label() : labelOf(check(i));
     }
 
     /** What field {@code i}'s label is ({@link EventField#labelKind()}). */
@@ -580,8 +629,8 @@ public final class EventView {
             return fallback.fields().get(i).labelKind();
         }
         check(i);
-        return labels[i] == null ? EventField.LabelKind.NONE
-                : flags[i] ? EventField.LabelKind.FLAGS : EventField.LabelKind.NAME;
+        return isFlags(i) ? EventField.LabelKind.FLAGS
+                : labelOf(i) == null ? EventField.LabelKind.NONE : EventField.LabelKind.NAME;
     }
 
     /** Why field {@code i} failed to decode, or {@code null} (fields read in place never fail). */
@@ -607,7 +656,7 @@ public final class EventView {
         if (fallback != null) {
             return fallback.fields().get(i).flagNames();
         }
-        return flags[check(i)] ? List.of(labels[i].split("\\|")) : List.of();
+        return isFlags(check(i)) ? List.of(labelOf(i).split("\\|")) : List.of();
     }
 
     /** The NT path a file-name field holds ({@link EventField#ntPath()}), else {@code null}; may allocate. */
@@ -767,7 +816,11 @@ public final class EventView {
         if (fallback != null) {
             return FieldText.appendDisplay(sb, fallback.fields().get(i));
         }
-        String l = labels[check(i)];
+        check(i);
+        if (isFlags(i)) {
+            return mapOf[i].appendLabel(sb, labelValue(i)); // the names without a String
+        }
+        String l = labelOf(i);
         return l != null ? sb.append(l) : appendValue(i, sb);
     }
 
@@ -835,9 +888,8 @@ public final class EventView {
             return fallback;
         }
         byte[] rest = java.util.Arrays.copyOfRange(bytes, Math.min(length, consumed), length);
-        DecodedEvent e = DecodedEvent.owned(schema.providerId(), schema.providerName(), schema.eventName(),
-                schema.taskName(), schema.opcodeName(), eventId, version, opcode, schema.source(), fieldList(),
-                length, rest, notes, schema.message());
+        DecodedEvent e = DecodedEvent.owned(providerId, providerName, eventName, taskName, opcodeName, eventId,
+                version, opcode, source, fieldList(), length, rest, notes, messageTemplate);
         return process == null ? e : e.presented(e.fields(), List.of(), process);
     }
 
@@ -1134,7 +1186,7 @@ public final class EventView {
         if (elementSize[i] != -1) {
             return EventField.of(d.name(), d.inType(), d.outType(), v, null);
         }
-        return EventField.of(d.name(), d.inType(), d.outType(), v, labels[i], labelKind(i));
+        return EventField.of(d.name(), d.inType(), d.outType(), v, labelOf(i), labelKind(i));
     }
 
     private List<EventField> fieldList() {

@@ -87,25 +87,33 @@ public final class KernelSchemas {
         return BUILT_IN;
     }
 
-    /** Key of {@link #found}. */
-    private record FindKey(Guid eventClass, int opcode, int version) {
-    }
-
     /**
-     * Every answer of {@link #find} so far (the tables are immutable, so answers never change): one hash lookup
-     * per event instead of the class, opcode and floor-version lookups and the schema-cache key built from the
-     * GUID's text. Bounded for event classes the table does not know (a trace can hold any number of them).
+     * Every answer of {@link #find} so far (the tables are immutable, so answers never change), by class, then
+     * opcode and version (both u8 in event headers): array reads instead of the class, opcode and floor-version
+     * lookups, and no key object per event (the view decodes without allocating). Inner arrays are made on first
+     * use and published racily: a reader that sees a slot empty resolves again, which gives an equal answer.
+     * Bounded for event classes the table does not know (a trace can hold any number of them).
      */
-    private final Map<FindKey, Lookup> found = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Guid, Lookup[][]> found = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The layout for an event of class {@code eventClass}. */
     public Lookup find(Guid eventClass, int opcode, int version) {
-        FindKey key = new FindKey(eventClass, opcode, version);
-        Lookup hit = found.get(key);
+        if ((opcode & ~0xFF) != 0 || (version & ~0xFF) != 0) {
+            return resolve(eventClass, opcode, version);
+        }
+        Lookup[][] byOpcode = found.get(eventClass);
+        Lookup[] byVersion = byOpcode == null ? null : byOpcode[opcode];
+        Lookup hit = byVersion == null ? null : byVersion[version];
         if (hit == null) {
             hit = resolve(eventClass, opcode, version);
-            if (hit.providerName() != null || found.size() < 4096) {
-                found.putIfAbsent(key, hit);
+            if (byOpcode == null && (hit.providerName() != null || found.size() < 256)) {
+                byOpcode = found.computeIfAbsent(eventClass, k -> new Lookup[256][]);
+            }
+            if (byOpcode != null) {
+                if (byOpcode[opcode] == null) {
+                    byOpcode[opcode] = new Lookup[256];
+                }
+                byOpcode[opcode][version] = hit;
             }
         }
         return hit;

@@ -124,6 +124,7 @@ public final class ManifestRegistry {
                 TdhMetadata.EventInfo info = TdhMetadata.parseEventInfo(userData);
                 EventSchema s = info.schema();
                 metadata.put(new MetaKey(s.providerId(), s.eventId(), s.version(), info.classic()), s);
+                metadataGeneration.incrementAndGet();
                 return info;
             }
             if (opcode == TdhMetadata.OPCODE_EVENT_MAP_INFO) {
@@ -144,12 +145,39 @@ public final class ManifestRegistry {
 
     /** The TDH-metadata schema of a manifest-style event, or {@code null}. */
     public EventSchema metadataSchema(Guid provider, int id, int version) {
-        return metadata.get(new MetaKey(provider, id, version, false));
+        return metadataLookup(provider, id, version, false);
     }
 
     /** The TDH-metadata schema of a classic event, or {@code null}. */
     public EventSchema metadataClassicSchema(Guid eventClass, int opcode, int version) {
-        return metadata.get(new MetaKey(eventClass, opcode, version, true));
+        return metadataLookup(eventClass, opcode, version, true);
+    }
+
+    /** Bumped after every change of {@link #metadata}: entries of {@link #metadataHits} from before are stale. */
+    private final java.util.concurrent.atomic.AtomicLong metadataGeneration = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A schema found in {@link #metadata}, with the generation it was found in. */
+    private record MetaHit(Guid provider, int id, int version, boolean classic, long generation, EventSchema schema) {
+    }
+
+    /**
+     * Recent answers of {@link #metadata} (direct-mapped; immutable entries, so threads may race on a slot): the
+     * lookup key would be the only object made per event when a view decodes in place.
+     */
+    private final MetaHit[] metadataHits = new MetaHit[1024];
+
+    private EventSchema metadataLookup(Guid provider, int id, int version, boolean classic) {
+        long generation = metadataGeneration.get();
+        int slot = (provider.hashCode() * 31 + id * 257 + version) & (metadataHits.length - 1);
+        MetaHit h = metadataHits[slot];
+        if (h != null && h.generation() == generation && h.id() == id && h.version() == version
+                && h.classic() == classic && h.provider().equals(provider)) {
+            return h.schema();
+        }
+        EventSchema s = metadata.get(new MetaKey(provider, id, version, classic));
+        // answers without a schema too (kernel classes without layout ask each time): the generation voids them
+        metadataHits[slot] = new MetaHit(provider, id, version, classic, generation, s);
+        return s;
     }
 
     /** The value/bit maps the trace's metadata defines for {@code provider} (empty when none). */
@@ -163,9 +191,20 @@ public final class ManifestRegistry {
      * them, which cost more than decoding the event when done per event.
      */
     Map<String, ValueMap> metadataMapsView(Guid provider) {
+        Map<String, ValueMap> v = metadataMapViews.get(provider);
+        if (v != null) {
+            return v;
+        }
         Map<String, ValueMap> m = metadataMaps.get(provider);
-        return m == null ? Map.of() : java.util.Collections.unmodifiableMap(m);
+        if (m == null) {
+            return Map.of();
+        }
+        // a read-only view over the live map (entries are never replaced): made once per provider
+        return metadataMapViews.computeIfAbsent(provider, k -> java.util.Collections.unmodifiableMap(m));
     }
+
+    /** {@link #metadataMapsView}'s answers. */
+    private final Map<Guid, Map<String, ValueMap>> metadataMapViews = new ConcurrentHashMap<>();
 
     /** Number of TDH-metadata event schemas harvested. */
     public int metadataSize() {

@@ -44,12 +44,29 @@ public record ValueMap(String name, boolean bitMap, NavigableMap<Long, String> e
         if (value == 0) {
             return exact != null ? exact : "0";
         }
-        StringBuilder sb = new StringBuilder();
+        return appendBits(new StringBuilder(), value).toString();
+    }
+
+    /**
+     * Appends {@link #label(long)} of a bit map to {@code sb} without making a String of it (views write labels
+     * in place); for a value map appends the entry, or nothing when there is none.
+     */
+    public StringBuilder appendLabel(StringBuilder sb, long value) {
+        if (!bitMap || value == 0) {
+            String l = label(value);
+            return l == null ? sb : sb.append(l);
+        }
+        return appendBits(sb, value);
+    }
+
+    /** The names of the set bits of non-zero {@code value}, joined by {@code |}, unnamed bits last as {@code 0x...}. */
+    private StringBuilder appendBits(StringBuilder sb, long value) {
+        int start = sb.length();
         long rest = value;
         for (Map.Entry<Long, String> e : entries.entrySet()) {
             long mask = e.getKey();
             if (mask != 0 && (rest & mask) == mask) {
-                if (!sb.isEmpty()) {
+                if (sb.length() > start) {
                     sb.append('|');
                 }
                 sb.append(e.getValue());
@@ -57,11 +74,11 @@ public record ValueMap(String name, boolean bitMap, NavigableMap<Long, String> e
             }
         }
         if (rest != 0) {
-            if (!sb.isEmpty()) {
+            if (sb.length() > start) {
                 sb.append('|');
             }
-            sb.append("0x").append(Long.toHexString(rest));
+            FieldText.appendHex(sb.append("0x"), rest);
         }
-        return sb.toString();
+        return sb;
     }
 }

@@ -188,4 +188,9 @@ public final class EtlRecordEvent implements RawEventRecord {
     public int userDataLength() {
         return v().userDataLength();
     }
+
+    @Override
+    public void copyUserData(byte[] dst, int offset) {
+        v().copyUserData(dst, offset);
+    }
 }

@@ -454,6 +454,12 @@ public final class EtlRecordView {
         return r.pos + r.size - r.userDataOffset;
     }
 
+    /** Copies the user data into {@code dst} at {@code offset}, without a slice (no allocation). */
+    public void copyUserData(byte[] dst, int offset) {
+        RecordStream r = s();
+        r.buffer.get(r.userDataOffset, dst, offset, r.pos + r.size - r.userDataOffset);
+    }
+
     /** Offset of the user data in the record. */
     public int userDataOffsetInRecord() {
         RecordStream r = s();

@@ -1,0 +1,103 @@
+package org.etw4j.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Decoding through the allocation-free {@link EventView} against the {@link DecodedEvent} it stands beside (issue
+ * 11 target 4): one operation is one record of a corpus file, so B/op ({@code gc.alloc.rate.norm}) is the
+ * allocation per event and ns/op the time per event. The cursor runs in time order and restarts at the end of the
+ * file (that restart, amortised, is the ~0.3-0.5 B/record {@code EtlScanBenchmark.headerScan} shows). The manifest
+ * (when given) is loaded once in the set-up, not per operation.
+ * <ul>
+ *   <li>{@code fullDecode}: the peer, {@link EventDecoder#decode} to a {@link DecodedEvent};</li>
+ *   <li>{@code viewDecode}: {@link EventView#decode} (the fields are located, nothing read);</li>
+ *   <li>{@code viewDecodeText}: the same, then every field's text appended to a reused builder (the event's
+ *       line, as {@code etw dump --format text} writes it after its header).</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+public class ViewDecodeBenchmark {
+
+    @Param({"airbus__ShutdownPerfDiagLogger.etl", "perfview__net.4.5.2.x64.etl"})
+    public String file;
+
+    @Param({"none", "ClrEtwAll.man"})
+    public String manifest;
+
+    private EtlFile etl;
+    private EtlCursor cursor;
+    private EventDecoder decoder;
+    private EventView view;
+    private final EtlRecordEvent adapter = new EtlRecordEvent();
+    private final StringBuilder line = new StringBuilder(4096);
+
+    @Setup
+    public void open() throws IOException {
+        ManifestRegistry registry = new ManifestRegistry();
+        if (!manifest.equals("none")) {
+            registry.register(Corpus.manifest(manifest));
+        }
+        decoder = new EventDecoder(registry);
+        view = new EventView(decoder);
+        etl = EtlFile.open(Corpus.file(file));
+        cursor = etl.cursor();
+    }
+
+    @TearDown
+    public void close() {
+        etl.close();
+    }
+
+    private EtlRecordEvent next() {
+        if (!cursor.advance()) {
+            cursor = etl.cursor();
+            cursor.advance();
+        }
+        EtlRecordView r = cursor.record();
+        return adapter.of(r);
+    }
+
+    @Benchmark
+    public DecodedEvent fullDecode() {
+        return decoder.decode(next());
+    }
+
+    @Benchmark
+    public void viewDecode(Blackhole bh) {
+        EventView v = view.decode(next());
+        bh.consume(v.fieldCount());
+    }
+
+    @Benchmark
+    public int viewDecodeText() {
+        line.setLength(0);
+        return view.decode(next()).appendTo(line).length();
+    }
+}
