@@ -987,42 +987,32 @@ public final class EventView {
 
     /** An integer value as {@code PayloadDecoder} reads it, after the PORT out type (network byte order). */
     private long integer(int i, int at) {
-        DataSpec d = specs[i];
-        long v = switch (d.inType()) {
-            case INT8 -> buffer.get(at);
-            case UINT8 -> PrimitiveReader.u8(buffer, at);
-            case INT16 -> PrimitiveReader.i16(buffer, at);
-            case UINT16 -> PrimitiveReader.u16(buffer, at);
-            case INT32 -> PrimitiveReader.i32(buffer, at);
-            case UINT32, HEXINT32 -> PrimitiveReader.u32(buffer, at);
-            case INT64, UINT64, HEXINT64 -> PrimitiveReader.i64(buffer, at);
-            case POINTER, SIZET -> PrimitiveReader.pointer(buffer, at, pointerSize);
-            default -> throw new IllegalStateException("not an integer: " + d.inType());
-        };
-        if (kind[i] == K_INT && d.outType() == OutType.PORT && (v & ~0xFFFFL) == 0) {
+        long v = rawInteger(i, at);
+        if (kind[i] == K_INT && specs[i].outType() == OutType.PORT && (v & ~0xFFFFL) == 0) {
             int p = (int) v;
             v = ((p & 0xFF) << 8) | (p >>> 8);
         }
         return v;
     }
 
-    private boolean bool(int i, int at) {
-        if (kind[i] == K_BOOL) {
-            return PrimitiveReader.i32(buffer, at) != 0;
-        }
-        // an integer with out type BOOLEAN: the integer's value, non-zero is true
-        DataSpec d = specs[i];
-        long v = switch (d.inType()) {
+    /** The integer at {@code at} as its in type reads it (sign- or zero-extended, pointers by pointer size). */
+    private long rawInteger(int i, int at) {
+        return switch (specs[i].inType()) {
             case INT8 -> buffer.get(at);
             case UINT8 -> PrimitiveReader.u8(buffer, at);
             case INT16 -> PrimitiveReader.i16(buffer, at);
             case UINT16 -> PrimitiveReader.u16(buffer, at);
-            case INT32 -> PrimitiveReader.i32(buffer, at);
+            case INT32, BOOLEAN -> PrimitiveReader.i32(buffer, at);
             case UINT32, HEXINT32 -> PrimitiveReader.u32(buffer, at);
             case INT64, UINT64, HEXINT64 -> PrimitiveReader.i64(buffer, at);
-            default -> PrimitiveReader.pointer(buffer, at, pointerSize);
+            case POINTER, SIZET -> PrimitiveReader.pointer(buffer, at, pointerSize);
+            default -> throw new IllegalStateException("not an integer: " + specs[i].inType());
         };
-        return v != 0;
+    }
+
+    /** A boolean: BOOLEAN (a 32-bit BOOL), or an integer with out type BOOLEAN; non-zero is true. */
+    private boolean bool(int i, int at) {
+        return rawInteger(i, at) != 0;
     }
 
     /** One value's text ({@link FieldText#appendValue} of the value {@link #value} would give). */
