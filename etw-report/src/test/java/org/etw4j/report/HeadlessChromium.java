@@ -99,8 +99,12 @@ final class HeadlessChromium implements AutoCloseable {
         return null;
     }
 
-    /** Starts a browser with an empty page of {@code width} x {@code height} CSS pixels and connects to that page. */
-    static HeadlessChromium start(int width, int height) throws IOException, InterruptedException {
+    /**
+     * Starts a browser with an empty page of {@code width} x {@code height} CSS pixels and connects to that page;
+     * {@code extraFlags} are added to the command line (e.g. a page that needs WebGL).
+     */
+    static HeadlessChromium start(int width, int height, String... extraFlags)
+            throws IOException, InterruptedException {
         Path exe = executable();
         Path profile = Files.createTempDirectory("etw4j-chromium-");
         List<String> cmd = new ArrayList<>(List.of(exe.toString(),
@@ -110,6 +114,7 @@ final class HeadlessChromium implements AutoCloseable {
                 "--window-size=" + width + "," + height,
                 "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
                 "--user-data-dir=" + profile));
+        cmd.addAll(List.of(extraFlags));
         if ("root".equals(System.getProperty("user.name"))) {
             cmd.add("--no-sandbox"); // Chromium refuses to run its sandbox as root (containers, CI)
         }
