@@ -118,7 +118,7 @@ class SpeedscopeBrowserTest {
                 "toolbar names the first profile of " + profiles + ": " + toolbar);
         assertCanvas(s);
         assertNoProblems();
-        shoot("speedscope-net.4.5.2-profile.png");
+        shoot("speedscope-net.4.5.2-profile.png", 600);
 
         // Speedscope's own arithmetic: its Sandwich table lists functions with total and self weight (samples here,
         // unit "none"); every row it renders must hold the counts our profile gives that frame: total = samples whose
@@ -145,19 +145,35 @@ class SpeedscopeBrowserTest {
             assertEquals(withFrame, weight(row.get(0).asText()), "total of " + frame + ": " + row);
             assertEquals(self, weight(row.get(1).asText()), "self of " + frame + ": " + row);
         }
-        System.out.println("SpeedscopeBrowserTest: " + rows.size() + " sandwich rows equal our counts, first " + rows.get(0));
+        System.out.println("SpeedscopeBrowserTest: " + rows.size() + " sandwich rows equal our counts, first "
+                + rows.get(0));
         assertNoProblems();
     }
 
     @Test
     void timelineOfTraceWithSlicesOpensInSpeedscope() throws Exception {
+        // etw timeline perfview__gcevents.etl --manifest ClrEtwAll.man
+        timeline("perfview__gcevents.etl", Timeline.Options.defaults(), "speedscope-gcevents-timeline.png", 180);
+    }
+
+    @Test
+    void clrTimelineOfTraceWithSamplesOpensInSpeedscope() throws Exception {
+        // etw timeline perfview__net.4.5.2.x64.etl --manifest ClrEtwAll.man --providers Microsoft-Windows-DotNETRuntime
+        //     --no-samples --no-instants: the GCs of the .NET test program as slices (the README's picture)
+        timeline("perfview__net.4.5.2.x64.etl", Timeline.Options.defaults()
+                .withProviders(List.of("Microsoft-Windows-DotNETRuntime")).withSamples(false).withInstants(false),
+                "speedscope-net.4.5.2-clr-timeline.png", HEIGHT);
+    }
+
+    private static void timeline(String trace, Timeline.Options options, String screenshot, int shotHeight)
+            throws Exception {
         ManifestRegistry registry = new ManifestRegistry();
         registry.register(SharedData.resolve("manifests/ClrEtwAll.man"));
-        Path file = tmp.resolve("gcevents.timeline.json");
+        Path file = tmp.resolve(trace + ".timeline.json");
         Timeline.Summary summary;
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            summary = Timeline.write(SharedData.resolve("etl-corpus/perfview__gcevents.etl"),
-                    Timeline.Options.defaults().withDecoder(new EventDecoder(registry)), w);
+            summary = Timeline.write(SharedData.resolve("etl-corpus/" + trace),
+                    options.withDecoder(new EventDecoder(registry)), w);
         }
         assertTrue(summary.slices() > 0, "the trace has slices: " + summary);
 
@@ -188,7 +204,7 @@ class SpeedscopeBrowserTest {
                 "toolbar names " + label + " of " + threads.size() + " threads with slices: " + toolbar);
         assertCanvas(s);
         assertNoProblems();
-        shoot("speedscope-gcevents-timeline.png");
+        shoot(screenshot, shotHeight);
     }
 
     /** The count of a speedscope table cell such as "1,627 (12%)". */
@@ -271,9 +287,10 @@ class SpeedscopeBrowserTest {
         return text.startsWith("[.WebGL-") && text.contains("GL Driver Message (OpenGL, Performance,");
     }
 
-    private static void shoot(String name) throws IOException {
+    /** A PNG of the page's top {@code height} CSS pixels (speedscope fills the viewport; the rest may be empty). */
+    private static void shoot(String name, int height) throws IOException {
         Path dir = Files.createDirectories(Path.of(System.getProperty("etw4j.report.screenshots",
                 "target/report-screenshots")));
-        Files.write(dir.resolve(name), browser.screenshot(0, 0, WIDTH, HEIGHT));
+        Files.write(dir.resolve(name), browser.screenshot(0, 0, WIDTH, height));
     }
 }
