@@ -255,6 +255,44 @@ final class HeadlessChromium implements AutoCloseable {
         return List.copyOf(events);
     }
 
+    /**
+     * What went wrong in the page among the recorded events, one line each: uncaught exceptions, console errors,
+     * assertions and warnings, browser log errors and warnings but those {@code toleratedLog} accepts (by text), and
+     * requests for a URL {@code allowedRequest} does not accept.
+     */
+    List<String> problems(java.util.function.Predicate<String> allowedRequest,
+                          java.util.function.Predicate<String> toleratedLog) {
+        List<String> problems = new ArrayList<>();
+        for (JsonNode e : events()) {
+            JsonNode p = e.path("params");
+            switch (e.path("method").asText()) {
+                case "Runtime.exceptionThrown" -> problems.add("uncaught: " + p.path("exceptionDetails"));
+                case "Runtime.consoleAPICalled" -> {
+                    String type = p.path("type").asText();
+                    if (type.equals("error") || type.equals("assert") || type.equals("warning")) {
+                        problems.add("console." + type + ": " + p.path("args"));
+                    }
+                }
+                case "Log.entryAdded" -> {
+                    String level = p.path("entry").path("level").asText();
+                    String text = p.path("entry").path("text").asText();
+                    if ((level.equals("error") || level.equals("warning")) && !toleratedLog.test(text)) {
+                        problems.add("log " + level + ": " + text);
+                    }
+                }
+                case "Network.requestWillBeSent" -> {
+                    String url = p.path("request").path("url").asText();
+                    if (!allowedRequest.test(url)) {
+                        problems.add("request not allowed: " + url);
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        return problems;
+    }
+
     /** Clears the recorded events. */
     void clearEvents() {
         events.clear();

@@ -51,13 +51,24 @@ class SpeedscopeBrowserTest {
 
     private static HeadlessChromium browser;
 
+    /** Starts the browser when speedscope and Chromium are there; each test says why it cannot run otherwise. */
     @BeforeAll
     static void startBrowser() throws Exception {
-        speedscope(); // skipped (or failed on CI) first, with the reason
+        if (HeadlessChromium.find() == null || !Files.isRegularFile(speedscopePath())) {
+            return;
+        }
         // speedscope draws with WebGL; --disable-gpu leaves Chromium's software renderer (SwiftShader), which newer
         // Chromium uses only when asked (else a deprecation warning, then no WebGL): asked for here, for a local page.
         browser = HeadlessChromium.start(WIDTH, HEIGHT, "--enable-unsafe-swiftshader");
         browser.enableEvents();
+    }
+
+    /** The browser: each test's first call, skipped (or failed when CI=true) with the reason when it cannot run. */
+    private static HeadlessChromium browser() {
+        speedscope();
+        HeadlessChromium.executable();
+        assertTrue(browser != null, "the browser started");
+        return browser;
     }
 
     @AfterAll
@@ -72,8 +83,7 @@ class SpeedscopeBrowserTest {
      * target/ci-tools/speedscope), skipped without it unless {@code CI=true}.
      */
     static Path speedscope() {
-        String named = System.getProperty("etw4j.speedscope", "../target/ci-tools/speedscope/package/dist/release/index.html");
-        Path index = Path.of(named).toAbsolutePath().normalize();
+        Path index = speedscopePath();
         if (Files.isRegularFile(index)) {
             return index;
         }
@@ -85,8 +95,15 @@ class SpeedscopeBrowserTest {
         return null;
     }
 
+    private static Path speedscopePath() {
+        String named = System.getProperty("etw4j.speedscope",
+                "../target/ci-tools/speedscope/package/dist/release/index.html");
+        return Path.of(named).toAbsolutePath().normalize();
+    }
+
     @Test
     void profileOfTraceWithSamplesOpensInSpeedscope() throws Exception {
+        browser(); // first: without speedscope and a browser nothing else is worth doing
         // The busiest process but Idle, as `etw profile ... --process Test.x64` selects it (ProfileCommand filters
         // the same way): speedscope opens a file at its first profile, and Idle's is one frame deep.
         CpuProfile all = CorpusReports.net452().cpu();
@@ -167,6 +184,7 @@ class SpeedscopeBrowserTest {
 
     private static void timeline(String trace, Timeline.Options options, String screenshot, int shotHeight)
             throws Exception {
+        browser(); // first: without speedscope and a browser nothing else is worth doing
         ManifestRegistry registry = new ManifestRegistry();
         registry.register(SharedData.resolve("manifests/ClrEtwAll.man"));
         Path file = tmp.resolve(trace + ".timeline.json");
@@ -246,35 +264,9 @@ class SpeedscopeBrowserTest {
 
     /** No console error or warning, no uncaught exception, no request outside speedscope's own folder. */
     private static void assertNoProblems() {
-        List<String> problems = new ArrayList<>();
         String home = speedscope().getParent().toUri().toString();
-        for (JsonNode e : browser.events()) {
-            JsonNode p = e.path("params");
-            switch (e.path("method").asText()) {
-                case "Runtime.exceptionThrown" -> problems.add("uncaught: " + p.path("exceptionDetails"));
-                case "Runtime.consoleAPICalled" -> {
-                    String type = p.path("type").asText();
-                    if (type.equals("error") || type.equals("assert") || type.equals("warning")) {
-                        problems.add("console." + type + ": " + p.path("args"));
-                    }
-                }
-                case "Log.entryAdded" -> {
-                    String level = p.path("entry").path("level").asText();
-                    String text = p.path("entry").path("text").asText();
-                    if ((level.equals("error") || level.equals("warning")) && !softwareGlNote(text)) {
-                        problems.add("log " + level + ": " + text);
-                    }
-                }
-                case "Network.requestWillBeSent" -> {
-                    String url = p.path("request").path("url").asText();
-                    if (!url.startsWith(home) && !url.startsWith("data:") && !url.startsWith("blob:")) {
-                        problems.add("request outside speedscope's folder: " + url);
-                    }
-                }
-                default -> {
-                }
-            }
-        }
+        List<String> problems = browser.problems(url -> url.startsWith(home) || url.startsWith("data:")
+                || url.startsWith("blob:"), SpeedscopeBrowserTest::softwareGlNote);
         assertTrue(problems.isEmpty(), "problems in the browser: " + problems);
     }
 
