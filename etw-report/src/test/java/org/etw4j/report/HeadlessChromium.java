@@ -99,8 +99,12 @@ final class HeadlessChromium implements AutoCloseable {
         return null;
     }
 
-    /** Starts a browser with an empty page of {@code width} x {@code height} CSS pixels and connects to that page. */
-    static HeadlessChromium start(int width, int height) throws IOException, InterruptedException {
+    /**
+     * Starts a browser with an empty page of {@code width} x {@code height} CSS pixels and connects to that page;
+     * {@code extraFlags} are added to the command line (e.g. a page that needs WebGL).
+     */
+    static HeadlessChromium start(int width, int height, String... extraFlags)
+            throws IOException, InterruptedException {
         Path exe = executable();
         Path profile = Files.createTempDirectory("etw4j-chromium-");
         List<String> cmd = new ArrayList<>(List.of(exe.toString(),
@@ -110,6 +114,7 @@ final class HeadlessChromium implements AutoCloseable {
                 "--window-size=" + width + "," + height,
                 "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
                 "--user-data-dir=" + profile));
+        cmd.addAll(List.of(extraFlags));
         if ("root".equals(System.getProperty("user.name"))) {
             cmd.add("--no-sandbox"); // Chromium refuses to run its sandbox as root (containers, CI)
         }
@@ -248,6 +253,44 @@ final class HeadlessChromium implements AutoCloseable {
     /** Every event recorded since the start (method and params), in arrival order. */
     List<JsonNode> events() {
         return List.copyOf(events);
+    }
+
+    /**
+     * What went wrong in the page among the recorded events, one line each: uncaught exceptions, console errors,
+     * assertions and warnings, browser log errors and warnings but those {@code toleratedLog} accepts (by text), and
+     * requests for a URL {@code allowedRequest} does not accept.
+     */
+    List<String> problems(java.util.function.Predicate<String> allowedRequest,
+                          java.util.function.Predicate<String> toleratedLog) {
+        List<String> problems = new ArrayList<>();
+        for (JsonNode e : events()) {
+            JsonNode p = e.path("params");
+            switch (e.path("method").asText()) {
+                case "Runtime.exceptionThrown" -> problems.add("uncaught: " + p.path("exceptionDetails"));
+                case "Runtime.consoleAPICalled" -> {
+                    String type = p.path("type").asText();
+                    if (type.equals("error") || type.equals("assert") || type.equals("warning")) {
+                        problems.add("console." + type + ": " + p.path("args"));
+                    }
+                }
+                case "Log.entryAdded" -> {
+                    String level = p.path("entry").path("level").asText();
+                    String text = p.path("entry").path("text").asText();
+                    if ((level.equals("error") || level.equals("warning")) && !toleratedLog.test(text)) {
+                        problems.add("log " + level + ": " + text);
+                    }
+                }
+                case "Network.requestWillBeSent" -> {
+                    String url = p.path("request").path("url").asText();
+                    if (!allowedRequest.test(url)) {
+                        problems.add("request not allowed: " + url);
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        return problems;
     }
 
     /** Clears the recorded events. */

@@ -236,35 +236,8 @@ class ReportBrowserTest {
 
     /** No console error, no uncaught exception, no error log entry, no request other than the page's own file. */
     private static void assertNoProblems(Path html) {
-        List<String> problems = new ArrayList<>();
         String self = html.toUri().toString();
-        for (JsonNode e : browser.events()) {
-            String m = e.path("method").asText();
-            JsonNode p = e.path("params");
-            switch (m) {
-                case "Runtime.exceptionThrown" -> problems.add("uncaught: " + p.path("exceptionDetails"));
-                case "Runtime.consoleAPICalled" -> {
-                    String type = p.path("type").asText();
-                    if (type.equals("error") || type.equals("assert") || type.equals("warning")) {
-                        problems.add("console." + type + ": " + p.path("args"));
-                    }
-                }
-                case "Log.entryAdded" -> {
-                    String level = p.path("entry").path("level").asText();
-                    if (level.equals("error") || level.equals("warning")) {
-                        problems.add("log " + level + ": " + p.path("entry").path("text").asText());
-                    }
-                }
-                case "Network.requestWillBeSent" -> {
-                    String url = p.path("request").path("url").asText();
-                    if (!url.equals(self)) {
-                        problems.add("request beyond the page's own file: " + url);
-                    }
-                }
-                default -> {
-                }
-            }
-        }
+        List<String> problems = browser.problems(self::equals, text -> false);
         assertTrue(problems.isEmpty(), "problems in the browser: " + problems);
         assertFalse(browser.events().isEmpty(), "the browser reported events (Page.loadEventFired at least)");
     }
