@@ -488,6 +488,8 @@ public final class TraceModel {
         boolean stacked;
         boolean unknownKey;
         boolean awaitingUserPart;
+        /** A sample counted in the profile without a stack: the profile entry it went to (null otherwise). */
+        CpuProfile.Builder.Key countedWithoutStack;
 
         Pending(long raw, long time, int tid, int pid, boolean sample, long ip, int pointerSize, long matchId) {
             this.raw = raw;
@@ -509,11 +511,18 @@ public final class TraceModel {
     private static final int OPEN_PER_THREAD = 8;
     /** Extended-item kernel parts of one thread waiting for their user-mode part (same MatchId). */
     private static final int AWAITING_PER_THREAD = 64;
+    /**
+     * Samples of one thread counted without a stack after they stopped waiting, remembered in case their StackWalk
+     * event still comes: it then replaces the address-alone count (net.4.5.2 has one such sample, pid 980, tid 1016,
+     * whose stack came after 8 later events of its thread).
+     */
+    private static final int LATE_STACK_WINDOW_PER_THREAD = 64;
 
     /** Second pass: joins events and their stacks, aggregates the samples. Not thread-safe; one per read. */
     private final class Sampler {
         private final Map<Integer, ArrayDeque<Pending>> open = new HashMap<>();
         private final Map<Integer, ArrayDeque<Pending>> awaiting = new HashMap<>();
+        private final Map<Integer, ArrayDeque<Pending>> countedWithoutStack = new HashMap<>();
         private final CpuProfile.Builder out = new CpuProfile.Builder();
 
         void accept(RawEventRecord r) {
@@ -546,6 +555,9 @@ public final class TraceModel {
                 int pid = b.getInt(at + 8);
                 int tid = b.getInt(at + 12);
                 Pending p = find(tid, eventTime);
+                if (p == null) {
+                    p = reopenSampleCountedWithoutStack(tid, eventTime);
+                }
                 if (p == null) {
                     otherStacks++;
                     p = keep(new Pending(eventTime, r.timestamp(), tid, pid, false, 0, ps, 0));
@@ -671,6 +683,28 @@ public final class TraceModel {
             return null;
         }
 
+        /**
+         * A sample of thread {@code tid} at raw time {@code raw} already counted without a stack, taken back out of the
+         * profile and kept open again for the stack that has just come; null when there is none.
+         */
+        private Pending reopenSampleCountedWithoutStack(int tid, long raw) {
+            ArrayDeque<Pending> q = countedWithoutStack.get(tid);
+            if (q == null) {
+                return null;
+            }
+            for (java.util.Iterator<Pending> it = q.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.raw == raw) {
+                    it.remove();
+                    out.samples--;
+                    out.counts.computeIfPresent(p.countedWithoutStack, (k, n) -> n == 1 ? null : n - 1);
+                    p.countedWithoutStack = null;
+                    return keep(p);
+                }
+            }
+            return null;
+        }
+
         /** Keeps {@code p} open for its stack parts; the thread's oldest open event is done when too many are. */
         private Pending keep(Pending p) {
             ArrayDeque<Pending> q = open.computeIfAbsent(p.tid, k -> new ArrayDeque<>(OPEN_PER_THREAD + 1));
@@ -711,7 +745,17 @@ public final class TraceModel {
             if (p.stacked) {
                 out.samplesWithStack++;
             }
-            out.counts.merge(new CpuProfile.Builder.Key(pid, start, p.tid, List.copyOf(frames)), 1L, Long::sum);
+            CpuProfile.Builder.Key key = new CpuProfile.Builder.Key(pid, start, p.tid, List.copyOf(frames));
+            out.counts.merge(key, 1L, Long::sum);
+            if (!p.stacked) {
+                p.countedWithoutStack = key;
+                ArrayDeque<Pending> q = countedWithoutStack.computeIfAbsent(p.tid,
+                        k -> new ArrayDeque<>(LATE_STACK_WINDOW_PER_THREAD + 1));
+                q.addLast(p);
+                if (q.size() > LATE_STACK_WINDOW_PER_THREAD) {
+                    q.removeFirst();
+                }
+            }
         }
 
         /** An address resolved: an image of the process (or the kernel's), else a JIT-compiled method. */

@@ -124,36 +124,9 @@ class TimelineCorpusTest {
             profiled.merge(List.of(Integer.toUnsignedLong(c.processId()), Integer.toUnsignedLong(c.threadId()),
                     c.frames().stream().map(StackFrame::name).toList()), c.count(), Long::sum);
         }
-        // Named tolerance: a sample whose StackWalk stack came after TraceModel stopped waiting for it (w13c's
-        // OPEN_PER_THREAD) is counted by the profile with its sampled address alone, while TraceModel.stack(record)
-        // finds that late stack (its leaf is the sampled address). net.4.5.2 has exactly one (pid 980, tid 1016).
-        long late = 0;
-        for (Map.Entry<List<Object>, Long> e : profiled.entrySet()) {
-            List<Object> k = e.getKey();
-            long timeline = byStack.getOrDefault(k, 0L);
-            if (timeline == e.getValue()) {
-                continue;
-            }
-            @SuppressWarnings("unchecked")
-            List<String> frames = (List<String>) k.get(2);
-            assertEquals(1, frames.size(), "only an address-alone sample may differ: " + k);
-            long missing = e.getValue() - timeline;
-            for (Map.Entry<List<Object>, Long> t : byStack.entrySet()) {
-                @SuppressWarnings("unchecked")
-                List<String> longerStack = (List<String>) t.getKey().get(2);
-                if (missing > 0 && !profiled.containsKey(t.getKey()) && t.getKey().subList(0, 2).equals(k.subList(0, 2))
-                        && longerStack.size() > 1 && longerStack.getLast().equals(frames.getFirst())) {
-                    long take = Math.min(missing, t.getValue());
-                    missing -= take;
-                    late += take;
-                }
-            }
-            assertEquals(0, missing, "samples of " + k + " not found in the timeline");
-        }
-        long onlyTimeline = byStack.entrySet().stream().filter(t -> !profiled.containsKey(t.getKey()))
-                .mapToLong(Map.Entry::getValue).sum();
-        assertEquals(late, onlyTimeline, "every stack the profile lacks is a late stack of an address-alone sample");
-        assertEquals(name.equals("perfview__net.4.5.2.x64.etl") ? 1 : 0, late, "late stacks");
+        // Exactly, with no tolerance: a sample whose StackWalk stack comes after the model stopped waiting for it
+        // (net.4.5.2: pid 980, tid 1016) has that stack in the profile too, as TraceModel.stack finds it.
+        assertEquals(profiled, byStack, "samples per process, thread and stack");
         long longer = samples.stream().filter(e -> json.chain(e.sf()).size() > 1).count();
         System.out.println(name + ": samples with more than one frame: " + longer);
         // Other events' stacks (extended items, StackWalk): sf chains that resolve.

@@ -124,6 +124,28 @@ class TraceModelSyntheticTest {
     }
 
     @Test
+    void aStackThatComesAfterTheSampleStoppedWaitingStillBecomesTheSamplesStackInTheProfile() {
+        image(3, 1, 100, APP_BASE, 0x10000, "\\Device\\HarddiskVolume2\\app\\app.exe");
+        thread(3, 1, 100, 7);
+        sample(10, 7, APP_BASE + 0x10);
+        // More later samples of the same thread than the model keeps open (8), then the first sample's stack.
+        for (int i = 0; i < 12; i++) {
+            sample(20 + i, 7, APP_BASE + 0x99);
+        }
+        stack(40, 10, 100, 7, APP_BASE + 0x10, APP_BASE + 0x20);
+
+        TraceModel m = model();
+        CpuProfile p = m.cpuProfile();
+        assertEquals(13, p.sampleCount());
+        assertEquals(1, p.samplesWithStack());
+        assertEquals(0, m.stacksOfOtherEvents(), "the late stack is the sample's, not another event's");
+        List<List<String>> stacks = p.stacks().stream().map(TraceModelSyntheticTest::names).toList();
+        assertEquals(List.of(List.of("app!+0x99"), List.of("app!+0x20", "app!+0x10")), stacks);
+        assertEquals(List.of("app!+0x20", "app!+0x10"),
+                m.stack(10, 7).frames().stream().map(StackFrame::name).toList(), "the event lookup agrees");
+    }
+
+    @Test
     void stackKeysResolveToTheDefinitionThatFollowsTheReference() {
         image(3, 1, 0, KERNEL_BASE, 0x100000, "\\SystemRoot\\system32\\ntoskrnl.exe");
         image(3, 1, 100, APP_BASE, 0x10000, "\\Device\\HarddiskVolume2\\app\\app.exe");
