@@ -692,7 +692,7 @@ public final class TraceModel {
             if (q == null) {
                 return null;
             }
-            for (java.util.Iterator<Pending> it = q.iterator(); it.hasNext(); ) {
+            for (Iterator<Pending> it = q.iterator(); it.hasNext(); ) {
                 Pending p = it.next();
                 if (p.raw == raw) {
                     it.remove();
