@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "test-launcher-aot: FAIL: $*" >&2; exit 1; }
-AOT=samples/target/aot
+AOT=etw-cli/target/aot
 SMALL=${ETW4J_SHARED:-../shared}/etl-corpus/perfview__smallEtlFile.etl
 
 ./etw guid x >/dev/null 2>&1 || fail "./etw guid does not run"   # builds when needed
@@ -28,10 +28,10 @@ grep -q "AOT cache $PWD/$AOT/etw.aot\|AOT cache .*etw.aot" /tmp/etw-aot-err.$$ |
 
 # 3. a rebuilt jar (newer than the cache) is never run with the old cache: a new one is made first
 sleep 1
-touch samples/target/lib/etw-consumer-*.jar
+touch etw-cli/target/lib/etw-consumer-*.jar
 ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null
 grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "stale cache used after a jar changed"
-for j in samples/target/samples-*.jar samples/target/lib/*.jar; do
+for j in etw-cli/target/etw-cli-*.jar etw-cli/target/lib/*.jar; do
     [ "$AOT/etw.aot" -nt "$j" ] || fail "cache not newer than $j"
 done
 

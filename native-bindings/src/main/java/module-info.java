@@ -15,9 +15,9 @@
 module org.etw4j.nativebindings {
     requires org.etw4j.api;
 
-    exports org.etw4j.nativebindings.generated to org.etw4j.consumer, org.etw4j.samples;
-    exports org.etw4j.nativebindings.layout to org.etw4j.consumer, org.etw4j.samples;
-    exports org.etw4j.nativebindings.windows to org.etw4j.consumer, org.etw4j.samples;
+    exports org.etw4j.nativebindings.generated to org.etw4j.consumer, org.etw4j.cli;
+    exports org.etw4j.nativebindings.layout to org.etw4j.consumer, org.etw4j.cli;
+    exports org.etw4j.nativebindings.windows to org.etw4j.consumer, org.etw4j.cli;
 
     provides org.etw4j.spi.EtwBackendFactory with org.etw4j.nativebindings.windows.WindowsBackendFactory;
 }

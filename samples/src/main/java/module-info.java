@@ -1,13 +1,11 @@
 /**
- * etw4j samples: the {@code etw} command line ({@code org.etw4j.samples.cli}: demo, guid, summary, dump, profile,
- * report, record, live) over the etw4j API and consumer. The Windows backend is found as a service at run time (etw-api
- * {@code uses} it), so this module does not require native-bindings.
+ * etw4j samples: one small program per integration (the Logback, Log4j2 and JUL bridges, the OpenTelemetry exporter,
+ * JFR to ETW), each writing through its bridge and reading its own events back. The {@code etw} command line is the
+ * etw-cli module.
  */
 module org.etw4j.samples {
     requires org.etw4j.api;
     requires org.etw4j.consumer;
-    requires org.etw4j.report; // etw report: the HTML trace report
-    requires info.picocli;
     // org.etw4j.samples.logging: the logging frameworks the bridge samples configure and log through.
     requires ch.qos.logback.classic;
     requires org.slf4j;
@@ -18,8 +16,6 @@ module org.etw4j.samples {
     requires io.opentelemetry.sdk;
     requires org.etw4j.jfr; // the JFR-to-ETW sample (org.etw4j.samples.jfr)
 
-    // picocli reads and sets the commands' annotated fields and creates their mixins and providers by reflection.
-    opens org.etw4j.samples.cli to info.picocli;
     // The samples' configuration files are read by the frameworks.
     opens org.etw4j.samples.logging;
 }

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.etw4j.samples.cli.EtwCommand;
+import org.etw4j.cli.EtwCommand;
 
 /**
  * A timed main (not a test, not JMH: Spark's own threads and start-up do not fit JMH's model): rows per second per

@@ -1,0 +1,99 @@
+package org.etw4j.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Guid;
+import org.etw4j.Level;
+import org.etw4j.consumer.EventStream;
+import org.etw4j.consumer.decode.ManifestCache;
+import org.etw4j.consumer.decode.ProviderManifest;
+import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.tracelogging.ProviderIds;
+import org.etw4j.tracelogging.TraceLoggingEvent;
+
+/**
+ * The events of {@code etw demo}: the provider, its manifest-style descriptors (described by the bundled
+ * manifest {@code etw4j-demo.man}) and its TraceLogging events (self-describing).
+ *
+ * <p>Constants only; thread-safe. The descriptors' id, level, task and keyword must agree with the manifest;
+ * {@link #loadManifest()} checks the provider GUID, and the demo's "all events decoded" check catches the rest.
+ */
+final class DemoEvents {
+    /** The demo provider's name; its GUID is derived from it. */
+    static final String PROVIDER_NAME = "etw4j-Demo";
+    /** The manifest resource, next to this class. */
+    static final String MANIFEST = "etw4j-demo.man";
+    /** The provider GUID ({@link ProviderIds#fromName}). */
+    static final Guid PROVIDER_ID = ProviderIds.fromName(PROVIDER_NAME);
+
+    static final long KEYWORD_REQUESTS = 0x1;
+    static final long KEYWORD_CACHE = 0x2;
+
+    static final EventDescriptor REQUEST_RECEIVED = EventDescriptor.builder(1)
+            .level(Level.INFORMATIONAL).task(1).keyword(KEYWORD_REQUESTS).build();
+    static final EventDescriptor REQUEST_DETAIL = EventDescriptor.builder(2)
+            .level(Level.VERBOSE).task(2).keyword(KEYWORD_REQUESTS).build();
+    static final EventDescriptor CACHE_MISS = EventDescriptor.builder(3)
+            .level(Level.INFORMATIONAL).task(3).keyword(KEYWORD_CACHE).build();
+    /** Keyword 0: passes every keyword mask, except in a session with IGNORE_KEYWORD_0. */
+    static final EventDescriptor SLOW_REQUEST = EventDescriptor.builder(4)
+            .level(Level.WARNING).task(4).keyword(0).build();
+    /** Written by the provider's enable listener in answer to CAPTURE_STATE. */
+    static final EventDescriptor PROVIDER_STATE = EventDescriptor.builder(20)
+            .level(Level.INFORMATIONAL).task(20).keyword(KEYWORD_REQUESTS).build();
+
+    static final TraceLoggingEvent TICK = TraceLoggingEvent.builder("Tick")
+            .level(Level.INFORMATIONAL).keyword(KEYWORD_REQUESTS)
+            .int32Field("Worker").stringField("Name").doubleField("Value")
+            .build();
+    static final TraceLoggingEvent SAMPLE = TraceLoggingEvent.builder("Sample")
+            .level(Level.VERBOSE).keyword(KEYWORD_CACHE)
+            .int32Field("Worker").int32Field("Round").doubleField("Ratio")
+            .build();
+    /** The activity around each worker's rounds (start and stop carry no fields). */
+    static final TraceLoggingEvent JOB = TraceLoggingEvent.builder("Job")
+            .level(Level.INFORMATIONAL).keyword(KEYWORD_REQUESTS)
+            .build();
+
+    private DemoEvents() {
+    }
+
+    /**
+     * Registers the bundled manifest on a stream. {@link EventStream#addManifest} reads a file, so the resource
+     * is copied to a temporary file that is deleted right after.
+     */
+    static void addManifest(EventStream stream) throws IOException {
+        Path tmp = Files.createTempFile("etw4j-demo", ".man");
+        try (InputStream in = DemoEvents.class.getResourceAsStream(MANIFEST)) {
+            if (in == null) {
+                throw new IOException(MANIFEST + " is missing from the class path");
+            }
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            stream.addManifest(tmp);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** The bundled manifest of the manifest-style events, parsed. */
+    static ProviderManifest loadManifest() throws IOException {
+        try (InputStream in = DemoEvents.class.getResourceAsStream(MANIFEST)) {
+            if (in == null) {
+                throw new IOException(MANIFEST + " is missing from the class path");
+            }
+            // Through the manifest cache: every dump registers it, and a cached load spares loading the XML parser.
+            List<ProviderManifest> ps = ManifestCache.shared().load(in.readAllBytes(), SchemaSource.MANIFEST);
+            ProviderManifest m = ps.get(0);
+            if (!m.guid().equals(PROVIDER_ID)) {
+                throw new IllegalStateException("etw4j-demo.man declares " + m.guid() + " but the name "
+                        + PROVIDER_NAME + " gives " + PROVIDER_ID);
+            }
+            return m;
+        }
+    }
+}

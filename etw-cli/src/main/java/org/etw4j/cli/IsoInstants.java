@@ -1,0 +1,66 @@
+package org.etw4j.cli;
+
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Appends instants exactly as {@link Instant#toString()} writes them ({@code DateTimeFormatter.ISO_INSTANT}:
+ * {@code 2020-07-29T00:07:00.623616700Z}, the fraction in groups of three digits, none when it is zero), without
+ * the formatter's per-call objects: events come in time order, so the date and time up to the second are made
+ * once per second and reused.
+ *
+ * <p>Not thread-safe (it keeps the last second); one per output.
+ */
+final class IsoInstants {
+    /** Years ISO_INSTANT writes as four plain digits; others go through {@link Instant#toString()}. */
+    private static final long MIN_SECOND = LocalDateTime.of(1000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+    private static final long MAX_SECOND = LocalDateTime.of(10000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+
+    private long second = Long.MIN_VALUE;
+    /** {@code yyyy-MM-ddTHH:mm:ss} of {@link #second}. */
+    private final char[] prefix = new char[19];
+
+    /** Appends {@code t} as {@code t.toString()} would; returns {@code sb}. */
+    StringBuilder append(StringBuilder sb, Instant t) {
+        long s = t.getEpochSecond();
+        if (s < MIN_SECOND || s >= MAX_SECOND) {
+            return sb.append(t);
+        }
+        if (s != second) {
+            LocalDateTime d = LocalDateTime.ofEpochSecond(s, 0, ZoneOffset.UTC);
+            digits(d.getYear(), 0, 4);
+            prefix[4] = '-';
+            digits(d.getMonthValue(), 5, 2);
+            prefix[7] = '-';
+            digits(d.getDayOfMonth(), 8, 2);
+            prefix[10] = 'T';
+            digits(d.getHour(), 11, 2);
+            prefix[13] = ':';
+            digits(d.getMinute(), 14, 2);
+            prefix[16] = ':';
+            digits(d.getSecond(), 17, 2);
+            second = s;
+        }
+        sb.append(prefix);
+        int nano = t.getNano();
+        if (nano != 0) {
+            sb.append('.');
+            // as ISO_INSTANT: milliseconds, microseconds or nanoseconds, whichever shows every non-zero digit
+            int digits = nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
+            int div = 100_000_000;
+            for (int i = 0; i < digits; i++) {
+                sb.append((char) ('0' + nano / div % 10));
+                div /= 10;
+            }
+        }
+        return sb.append('Z');
+    }
+
+    private void digits(int value, int at, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            prefix[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package org.etw4j.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionStatistics;
+import org.etw4j.controller.TraceSession;
+import org.etw4j.sim.SimulatedBackend;
+import org.etw4j.spi.EtwBackend;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code etw record}: starts a file-mode session, enables providers, and writes an .etl file until Ctrl-C or
+ * {@code --duration}.
+ *
+ * <p>A picocli command object: one instance per command line, not thread-safe. The session is stopped (and the
+ * file completed) whatever ends the recording, Ctrl-C included. Off Windows the session runs on the simulated
+ * ETW, which writes the .etl with etw-consumer's writer; only providers in this process can log to it there, so
+ * {@code --demo-load} adds one.
+ */
+@Command(name = "record", mixinStandardHelpOptions = true, defaultValueProvider = SessionOptions.Defaults.class,
+        header = "Record provider events into an .etl file.",
+        description = "Starts a file-mode session, enables the providers and writes until Ctrl-C or --duration "
+                + "(the file is completed either way). Off Windows the session runs on the simulated ETW, where only "
+                + "providers in this process exist: use --demo-load.")
+final class RecordCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE.etl", required = true, description = "the .etl file to write")
+    Path output;
+
+    @Option(names = "--buffer-size", paramLabel = "KB", defaultValue = "64",
+            description = "session buffer size in KB (default: ${DEFAULT-VALUE})")
+    int bufferSizeKb;
+
+    @Mixin
+    SessionOptions common;
+
+    @Override
+    public Integer call() throws Exception {
+        CommandLine cl = spec.commandLine();
+        List<ProviderSpec> enable = common.providersToEnable(cl);
+        Path file = output.toAbsolutePath();
+        if (file.getParent() != null && !Files.isDirectory(file.getParent())) {
+            throw new CliException("output folder does not exist: " + file.getParent());
+        }
+        EtwBackend backend = common.controllingBackend();
+        PrintWriter out = cl.getOut();
+        PrintWriter err = cl.getErr();
+        SessionConfig config = SessionConfig.file(common.session, file)
+                .bufferSizeKb(bufferSizeKb)
+                .ifExists(common.ifExists())
+                .build();
+
+        long started = System.nanoTime();
+        // Everything, the report included, happens before the StopSignal closes: on Ctrl-C the JVM exits as
+        // soon as the shutdown hook returns, and the hook waits for that close.
+        try (StopSignal signal = new StopSignal()) {
+            SessionOptions.Outcome outcome;
+            try (TraceSession s = TraceSession.start(config, backend)) {
+                outcome = common.run(s, backend, enable, signal, err, "recording session '" + common.session + "'",
+                        " to " + file, null);
+            }
+            SessionStatistics stats = outcome.statistics();
+            if (backend instanceof SimulatedBackend sim && !sim.backgroundErrors().isEmpty()) {
+                throw new CliException("writing " + file + " failed: " + EtwCommand.oneLine(sim.backgroundErrors().get(0)));
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            out.printf("session %s stopped after %.1f s%s%n", common.session, seconds, signal.byShutdown() ? " (interrupted)" : "");
+            out.printf("  output   %s (%d bytes)%n", file, Files.exists(file) ? Files.size(file) : 0);
+            out.printf("  events   accepted %s, written %s, lost %d%n", LiveCommand.countOrNa(stats.acceptedEvents()),
+                    LiveCommand.countOrNa(stats.deliveredEvents()), stats.eventsLost());
+            out.printf("  buffers  written %d, lost %d%n", stats.buffersWritten(), stats.buffersLost());
+            if (common.demoLoad) {
+                out.printf("  load     %d rounds of the etw4j-Demo events%n", outcome.demoRounds());
+            }
+            out.println("next: ./etw summary " + file + "   or   ./etw dump " + file);
+            out.flush();
+        }
+        return EtwCommand.OK;
+    }
+}

@@ -1,0 +1,96 @@
+package org.etw4j.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlSummary;
+import org.etw4j.report.TraceFacts;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code etw summary [--json] FILE...}: header facts, record counts per header kind and provider, first and last
+ * timestamps of .etl files, read with etw-consumer's pure-Java reader ({@link EtlSummary}).
+ *
+ * <p>A picocli command object: one instance per command line, not thread-safe. The JSON is exactly
+ * {@link EtlSummary}'s: one object for one file, an array for several.
+ */
+@Command(name = "summary", mixinStandardHelpOptions = true,
+        header = "Summarize .etl files (header, record counts, providers, time span).",
+        description = "Reads the files with etw4j's pure-Java reader (any OS). --json prints the library's "
+                + "EtlSummary JSON as it is: one object for one file, an array for several.")
+final class SummaryCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "print JSON (one object for one file, an array for several)")
+    boolean json;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
+    List<Path> files;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        for (Path f : files) {
+            if (!Files.isRegularFile(f)) {
+                throw new CliException("not a file: " + f);
+            }
+        }
+        List<EtlSummary> summaries = new ArrayList<>();
+        long totalBytes = 0;
+        for (Path f : files) {
+            totalBytes += Files.size(f);
+        }
+        // EtlSummary reads a file in one call: the line moves file by file (and shows which one is being read).
+        try (Progress progress = Progress.start(spec.commandLine().getErr(), "", totalBytes)) {
+            long done = 0;
+            for (int i = 0; i < files.size(); i++) {
+                Path f = files.get(i);
+                progress.label(f.getFileName() + (files.size() > 1 ? " (" + (i + 1) + "/" + files.size() + ")" : ""));
+                try (EtlFile file = EtlFile.open(f)) {
+                    summaries.add(EtlSummary.of(file));
+                } catch (IOException | RuntimeException e) {
+                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
+                }
+                done += Files.size(f);
+                progress.update(done, null);
+            }
+        }
+        if (json) {
+            out.println(summaries.size() == 1 ? summaries.get(0).toJson() : EtlSummary.toJson(summaries));
+        } else {
+            for (int i = 0; i < summaries.size(); i++) {
+                if (i > 0) {
+                    out.println();
+                }
+                printText(out, summaries.get(i), files.get(i));
+            }
+        }
+        out.flush();
+        return EtwCommand.OK;
+    }
+
+    private static void printText(PrintWriter out, EtlSummary s, Path path) throws IOException {
+        out.println(s.file() + "  (" + Files.size(path) + " bytes)");
+        TextTable t = new TextTable("  ");
+        for (TraceFacts.Fact f : TraceFacts.of(s)) { // the same lines as the HTML report's header
+            t.row(f.label(), f.value());
+        }
+        t.print(out);
+        out.println("  providers (" + s.providers().size() + ")");
+        TextTable p = new TextTable("    ");
+        for (EtlSummary.ProviderSummary ps : s.providers()) {
+            p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), TraceFacts.kinds(ps.byHeaderKind()).trim());
+        }
+        p.print(out);
+    }
+}

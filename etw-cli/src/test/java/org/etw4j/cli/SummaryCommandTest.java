@@ -1,0 +1,87 @@
+package org.etw4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.List;
+import org.etw4j.testing.SharedData;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code etw summary} on corpus files, checked against the independent facts in
+ * {@code ../shared/etl-corpus/expected/*.json}.
+ */
+class SummaryCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> KEYS = List.of("file", "osBuild", "pointerSize", "bufferSize", "buffersWritten",
+            "logFileMode", "clockType", "sessionName", "startTime", "endTime", "eventsLost", "records", "providers",
+            "firstTimestamp", "lastTimestamp");
+
+    @Test
+    void jsonHasTheKeysAndTheCorpusFacts() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/krabsetw__powershell.etl");
+        JsonNode expected = JSON.readTree(SharedData.resolve("etl-corpus/expected/krabsetw__powershell.etl.json").toFile());
+        Cli.Result r = Cli.run("summary", "--json", etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        JsonNode s = JSON.readTree(r.out());
+        assertTrue(s.isObject(), r.out());
+        for (String k : KEYS) {
+            assertTrue(s.has(k), "missing key " + k + " in " + r.out());
+        }
+        JsonNode h = expected.get("header");
+        assertEquals("krabsetw__powershell.etl", s.get("file").asText());
+        assertEquals(h.get("os_build").asLong(), s.get("osBuild").asLong());
+        assertEquals(h.get("pointer_size").asLong(), s.get("pointerSize").asLong());
+        assertEquals(h.get("buffer_size").asLong(), s.get("bufferSize").asLong());
+        assertEquals(h.get("buffers_written").asLong(), s.get("buffersWritten").asLong());
+        assertEquals(h.get("log_file_mode").asText(), s.get("logFileMode").asText());
+        assertEquals(h.get("session").asText(), s.get("sessionName").asText());
+        assertEquals(expected.at("/records/total").asLong(), s.at("/records/total").asLong());
+        expected.at("/records/by_header_kind").fields().forEachRemaining(e ->
+                assertEquals(e.getValue().asLong(), s.at("/records/byHeaderKind/" + e.getKey()).asLong(), e.getKey()));
+        assertEquals(expected.get("providers").size(), s.get("providers").size());
+        for (JsonNode p : s.get("providers")) {
+            for (String k : List.of("id", "name", "records", "byHeaderKind")) {
+                assertTrue(p.has(k), "provider without " + k + ": " + p);
+            }
+            JsonNode e = expected.get("providers").get(p.get("id").asText());
+            assertTrue(e != null, "unexpected provider " + p);
+            long sum = 0;
+            for (JsonNode n : e) {
+                sum += n.asLong();
+            }
+            assertEquals(sum, p.get("records").asLong(), p.toString());
+        }
+    }
+
+    @Test
+    void severalFilesGiveAnArray() throws Exception {
+        Path a = SharedData.resolve("etl-corpus/perfview__smallEtlFile.etl");
+        Path b = SharedData.resolve("etl-corpus/krabsetw__powershell.etl");
+        Cli.Result r = Cli.run("summary", "--json", a.toString(), b.toString());
+        assertEquals(0, r.code(), r.toString());
+        JsonNode arr = JSON.readTree(r.out());
+        assertTrue(arr.isArray());
+        assertEquals(2, arr.size());
+        assertEquals("perfview__smallEtlFile.etl", arr.get(0).get("file").asText());
+        assertEquals("krabsetw__powershell.etl", arr.get(1).get("file").asText());
+        assertEquals(2, arr.get(0).at("/records/total").asLong());
+    }
+
+    @Test
+    void textForm() {
+        Path etl = SharedData.resolve("etl-corpus/perfview__smallEtlFile.etl");
+        Cli.Result r = Cli.run("summary", etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        List<String> lines = r.outLines();
+        assertEquals("perfview__smallEtlFile.etl  (1061 bytes)", lines.get(0));
+        assertTrue(r.out().contains("  session      PerfWatsonGCHeapETLSession688\n"), r.out());
+        assertTrue(r.out().contains("  records      2 (SYSTEM_TRACE_HEADER 1, EVENT_HEADER 1)\n"), r.out());
+        assertTrue(r.out().contains("  started      2016-08-17T23:30:22.037926+00:00\n"), r.out());
+        assertTrue(r.out().contains("  providers (2)\n"), r.out());
+        assertTrue(r.out().contains("a669021c-c450-4609-a035-5af59af4df18"), r.out());
+    }
+}
