@@ -58,7 +58,8 @@ public final class EtwProvider implements AutoCloseable {
     private final List<EnableListener> enableListeners;
     private final WriteErrorListener errorListener;
     private final ProviderRegistration registration;
-    private final ThreadLocal<EventWriter> writers = ThreadLocal.withInitial(() -> new EventWriter(this));
+    private final WriteTarget target = new Target();
+    private final ThreadLocal<EventWriter> writers = ThreadLocal.withInitial(this::newWriter);
     private final LongAdder writes = new LongAdder();
     private final LongAdder skipped = new LongAdder();
     private final LongAdder failures = new LongAdder();
@@ -208,9 +209,26 @@ public final class EtwProvider implements AutoCloseable {
 
     private static final ThreadLocal<EventData> EMPTY = ThreadLocal.withInitial(EventData::new);
 
-    /** The provider traits blob (TraceLogging provider metadata), shared; do not modify. */
-    byte[] traitsBlob() {
-        return traits;
+    private EventWriter newWriter() {
+        return new EventWriter(target, traits);
+    }
+
+    /** Where this provider's {@link EventWriter}s write: enablement was checked when they began their event. */
+    private final class Target implements WriteTarget {
+        @Override
+        public int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data) {
+            if (closed) {
+                return failed(descriptor, Win32Error.ERROR_INVALID_HANDLE.code());
+            }
+            writes.increment();
+            int status = registration.write(descriptor, activityId, relatedActivityId, data);
+            return status == 0 ? 0 : failed(descriptor, status);
+        }
+
+        @Override
+        public int notWritten(EventDescriptor descriptor) {
+            return closed ? failed(descriptor, Win32Error.ERROR_INVALID_HANDLE.code()) : 0;
+        }
     }
 
     /**
@@ -267,7 +285,7 @@ public final class EtwProvider implements AutoCloseable {
         anyEnabled = next.enabled();
     }
 
-    int failed(EventDescriptor descriptor, int status) {
+    private int failed(EventDescriptor descriptor, int status) {
         failures.increment();
         failuresByStatus.computeIfAbsent(status, k -> new LongAdder()).increment();
         WriteErrorListener l = errorListener;
