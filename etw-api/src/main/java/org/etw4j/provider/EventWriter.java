@@ -12,7 +12,7 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * <p>Not thread-safe and not shared: {@link EtwProvider#event} hands each thread its own instance, reset for each
  * event, so one event is built at a time per thread per provider. When the event is not enabled the writer is
  * inert: values are ignored and {@link #write()} returns ERROR_SUCCESS without touching the backend. Values are
- * appended in order with no padding (seed 002), in the wire encodings of etw-formats.md section 1.6 (the same for
+ * appended in order with no padding (MS Learn, EventWrite function), in the wire encodings of etw-formats.md section 1.6 (the same for
  * manifest templates and TraceLogging). For TraceLogging events the values must follow the event's fields; the
  * writer does not re-check them per value (that would cost time on every write), the decoder does.
  */
