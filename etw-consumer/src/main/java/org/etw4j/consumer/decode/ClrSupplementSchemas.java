@@ -1,7 +1,6 @@
 package org.etw4j.consumer.decode;
 
 import java.util.List;
-import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 
 /**
@@ -9,17 +8,10 @@ import org.etw4j.consumer.internal.schema.SchemaQuery;
  * documentation) for CLR events a registered CLR manifest lacks: only when the provider's manifest is registered,
  * after its exact events and before older versions of them. Thread-safe (the supplement is immutable).
  */
-final class ClrSupplementSchemas implements SchemaProvider {
-
-    private final ManifestRegistry registry;
+final class ClrSupplementSchemas extends RegistrySchemas {
 
     ClrSupplementSchemas(ManifestRegistry registry) {
-        this.registry = registry;
-    }
-
-    @Override
-    public Reads reads() {
-        return Reads.EVENT_HEADERS;
+        super(registry, Reads.EVENT_HEADERS);
     }
 
     @Override

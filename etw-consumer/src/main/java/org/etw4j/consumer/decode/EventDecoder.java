@@ -193,12 +193,12 @@ public final class EventDecoder {
         SchemaQuery q = into != null ? into.query() : new SchemaQuery();
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
         q.reset(r, providerOf(r), classic);
-        for (SchemaProvider p : classic ? classicChain : eventHeaderChain) {
-            if (p.resolve(q)) {
-                break;
-            }
-        }
         try {
+            for (SchemaProvider p : classic ? classicChain : eventHeaderChain) {
+                if (p.resolve(q)) {
+                    break;
+                }
+            }
             return switch (q.outcome()) {
                 case EVENT -> q.event();
                 case SCHEMA -> decode(q.schema(), q, into);

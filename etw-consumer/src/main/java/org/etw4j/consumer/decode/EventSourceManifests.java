@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
-import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 import org.etw4j.spi.RawEventRecord;
 
@@ -14,7 +13,7 @@ import org.etw4j.spi.RawEventRecord;
  * registry (so that the provider's later events decode through {@link RegisteredManifests}) and shown with the
  * envelope's own built-in layout. Thread-safe (the registry is).
  */
-final class EventSourceManifests implements SchemaProvider {
+final class EventSourceManifests extends RegistrySchemas {
 
     private static final List<FieldSpec> ENVELOPE_FIELDS = List.of(
             DataSpec.of("Format", InType.UINT8),
@@ -24,15 +23,8 @@ final class EventSourceManifests implements SchemaProvider {
             DataSpec.of("TotalChunks", InType.UINT16),
             DataSpec.of("ChunkNumber", InType.UINT16));
 
-    private final ManifestRegistry registry;
-
     EventSourceManifests(ManifestRegistry registry) {
-        this.registry = registry;
-    }
-
-    @Override
-    public Reads reads() {
-        return Reads.EVENT_HEADERS;
+        super(registry, Reads.EVENT_HEADERS);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.etw4j.consumer.decode;
 
 import java.util.List;
-import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 
 /**
@@ -9,17 +8,10 @@ import org.etw4j.consumer.internal.schema.SchemaQuery;
  * by {@link MetaDataEvents} as they come): by (provider, id, version), or for classic records by (event class,
  * opcode, version). Thread-safe (the registry is).
  */
-final class InTraceMetadata implements SchemaProvider {
-
-    private final ManifestRegistry registry;
+final class InTraceMetadata extends RegistrySchemas {
 
     InTraceMetadata(ManifestRegistry registry) {
-        this.registry = registry;
-    }
-
-    @Override
-    public Reads reads() {
-        return Reads.BOTH;
+        super(registry, Reads.BOTH);
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
-import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 import org.etw4j.spi.RawEventRecord;
 
@@ -14,20 +13,13 @@ import org.etw4j.spi.RawEventRecord;
  * and shown as values naming what they describe. First in the classic chain.
  * Thread-safe (the registry is).
  */
-final class MetaDataEvents implements SchemaProvider {
+final class MetaDataEvents extends RegistrySchemas {
 
     /** TraceEvent's name for the provider of the ImageID and MetaData event classes (xperf's KernelTraceControl). */
     static final String PROVIDER_NAME = "KernelTraceControl";
 
-    private final ManifestRegistry registry;
-
     MetaDataEvents(ManifestRegistry registry) {
-        this.registry = registry;
-    }
-
-    @Override
-    public Reads reads() {
-        return Reads.CLASSIC_HEADERS;
+        super(registry, Reads.CLASSIC_HEADERS);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.etw4j.consumer.decode;
 
 import java.util.List;
-import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 
 /**
@@ -10,17 +9,10 @@ import org.etw4j.consumer.internal.schema.SchemaQuery;
  * at the end when versions increase; TraceEvent behaves the same). Left out of the chain by
  * {@link EventDecoder#strictVersions()}. Thread-safe (manifests are immutable).
  */
-final class OlderManifestVersions implements SchemaProvider {
-
-    private final ManifestRegistry registry;
+final class OlderManifestVersions extends RegistrySchemas {
 
     OlderManifestVersions(ManifestRegistry registry) {
-        this.registry = registry;
-    }
-
-    @Override
-    public Reads reads() {
-        return Reads.EVENT_HEADERS;
+        super(registry, Reads.EVENT_HEADERS);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.etw4j.consumer.decode;
 
 import java.util.List;
-import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 
 /**
@@ -10,17 +9,10 @@ import org.etw4j.consumer.internal.schema.SchemaQuery;
  * {@link OlderManifestVersions} come next for what they lack.
  * Thread-safe (manifests are immutable; the answer cache holds immutable entries, so threads may race on a slot).
  */
-final class RegisteredManifests implements SchemaProvider {
-
-    private final ManifestRegistry registry;
+final class RegisteredManifests extends RegistrySchemas {
 
     RegisteredManifests(ManifestRegistry registry) {
-        this.registry = registry;
-    }
-
-    @Override
-    public Reads reads() {
-        return Reads.EVENT_HEADERS;
+        super(registry, Reads.EVENT_HEADERS);
     }
 
     @Override

@@ -55,27 +55,20 @@ public final class SchemaQuery {
     private List<String> extraNotes = List.of();
     private boolean missAsValue;
 
-    /** Starts the walk for {@code r}, whose provider (or event class) is {@code provider}. */
+    /**
+     * Starts the walk for {@code r}, whose provider (or event class) is {@code provider}. Fields read only behind
+     * a flag or an outcome (the answer, the miss description) are not cleared: per event this costs a few stores.
+     */
     public void reset(RawEventRecord r, Guid provider, boolean classic) {
         this.record = r;
         this.provider = provider;
         this.classic = classic;
         this.pointerSize = r.pointerSize() == 4 ? 4 : 8;
-        this.userData = null;
         this.manifestLooked = false;
-        this.manifest = null;
         this.outcome = Outcome.OPEN;
-        this.schema = null;
-        this.notes = List.of();
-        this.event = null;
         this.missDescribed = false;
-        this.missProviderName = null;
-        this.missEventName = null;
-        this.missTaskName = null;
-        this.missEventId = 0;
-        this.missNotes = List.of();
-        this.extraNotes = List.of();
         this.missAsValue = false;
+        this.extraNotes = List.of();
     }
 
     /** Drops the references to the record and the answer, once the decoder has read the event. */
@@ -84,7 +77,9 @@ public final class SchemaQuery {
         userData = null;
         manifest = null;
         schema = null;
+        notes = List.of();
         event = null;
+        missNotes = List.of();
     }
 
     /** The record (valid during the walk only). */
