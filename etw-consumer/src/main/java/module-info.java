@@ -9,7 +9,7 @@ module org.etw4j.consumer {
 
     exports org.etw4j.consumer.etl;
     exports org.etw4j.consumer.json;
-    // Streams, the .etl writer and the relogger (added by the writer/stream helper).
+    // Streams and the events they deliver.
     exports org.etw4j.consumer;
     // EventRecord's decoded access returns org.etw4j.consumer.decode types.
     exports org.etw4j.consumer.decode;

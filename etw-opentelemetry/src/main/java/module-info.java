@@ -15,7 +15,7 @@ module org.etw4j.opentelemetry {
     exports org.etw4j.opentelemetry;
 
     provides io.opentelemetry.sdk.autoconfigure.spi.traces.ConfigurableSpanExporterProvider
-            with org.etw4j.opentelemetry.EtwSpanExporterProvider;
+            with org.etw4j.opentelemetry.internal.EtwSpanExporterProvider;
     provides io.opentelemetry.sdk.autoconfigure.spi.logs.ConfigurableLogRecordExporterProvider
-            with org.etw4j.opentelemetry.EtwLogRecordExporterProvider;
+            with org.etw4j.opentelemetry.internal.EtwLogRecordExporterProvider;
 }

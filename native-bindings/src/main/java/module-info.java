@@ -10,14 +10,11 @@
  *       from them), written by hand and checked against the Windows x64 ABI by the module's tests.</li>
  *   <li>{@code org.etw4j.nativebindings.windows}: the Windows backend.</li>
  * </ul>
- * The raw bindings are exported only to etw4j's own modules: applications use the etw4j API.
+ * Nothing is exported: applications and the other etw4j modules reach the Windows backend through etw-api's
+ * backend SPI (the {@code provides} below), never through the raw bindings.
  */
 module org.etw4j.nativebindings {
     requires org.etw4j.api;
-
-    exports org.etw4j.nativebindings.generated to org.etw4j.consumer, org.etw4j.cli;
-    exports org.etw4j.nativebindings.layout to org.etw4j.consumer, org.etw4j.cli;
-    exports org.etw4j.nativebindings.windows to org.etw4j.consumer, org.etw4j.cli;
 
     provides org.etw4j.spi.EtwBackendFactory with org.etw4j.nativebindings.windows.WindowsBackendFactory;
 }

@@ -10,7 +10,7 @@ import org.etw4j.spi.ThreadActivityIds;
  * the decoding of the hierarchical "activity path" ids .NET's EventSource creates.
  *
  * <p>Stateless; thread-safe; every method acts on the calling thread only. A thread's activity id starts as
- * GUID_NULL and is carried by every event written without an explicit id (seed 002). For a provider on another
+ * GUID_NULL and is carried by every event written without an explicit id (MS Learn, EventWrite function). For a provider on another
  * backend use {@link org.etw4j.provider.EtwProvider#activityIds()}.
  */
 public final class ActivityId {

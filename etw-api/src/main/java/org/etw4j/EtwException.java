@@ -4,7 +4,7 @@ package org.etw4j;
  * A failed ETW control or consumption call: the function, the Win32 status and its symbol, with advice.
  *
  * <p>Immutable; thread-safe. Thrown by controller and consumer operations (start, enable, stop, open...).
- * Event writes never throw it: they return the status and count it (seed 002: production code keeps running
+ * Event writes never throw it: they return the status and count it (MS Learn, EventWrite function: production code keeps running
  * when an event cannot be written). The message reads like
  * {@code StartTraceW failed: ERROR_ACCESS_DENIED (5): access denied. Run elevated ...}.
  */

@@ -1,7 +1,7 @@
 package org.etw4j;
 
 /**
- * {@code EVENT_DESCRIPTOR}: the metadata ETW filters and routes an event by (seed 001).
+ * {@code EVENT_DESCRIPTOR}: the metadata ETW filters and routes an event by (MS Learn, EVENT_DESCRIPTOR structure).
  *
  * <p>Immutable value; thread-safe; create once and reuse (typically as a {@code static final} constant, so
  * the write path allocates nothing). Every field is range-checked: {@code id} and {@code task} are unsigned

@@ -3,7 +3,7 @@ package org.etw4j;
 /**
  * A 64-bit keyword mask: the categories an event belongs to, or the categories a session asks for.
  *
- * <p>Immutable value; thread-safe. Per seed 001 the top 16 bits ({@link #MICROSOFT_MASK}) are defined by
+ * <p>Immutable value; thread-safe. Per MS Learn (EVENT_DESCRIPTOR structure), the top 16 bits ({@link #MICROSOFT_MASK}) are defined by
  * Microsoft and the low 48 bits ({@link #PROVIDER_MASK}) by the provider. Keyword 0 on an event means "no
  * category" and normally bypasses keyword filtering. Hot paths take the raw {@code long}; this record is for
  * readable construction and printing.

@@ -1,16 +1,16 @@
 package org.etw4j;
 
 /**
- * The event levels Microsoft defines (winmeta.h; seed 001, EVENT_DESCRIPTOR "Level").
+ * The event levels Microsoft defines (winmeta.h; MS Learn, EVENT_DESCRIPTOR structure, member "Level").
  *
  * <p>Enum constants: immutable and thread-safe. An event's level is an unsigned byte (0-255): values 1-5 are
  * named here, 6-15 are reserved, 16-255 may be defined by a provider; APIs that take a level accept the raw
  * {@code int} as well. A session accepts an event when {@code event.level <= session.level}; level 0
- * ({@link #LOG_ALWAYS}) bypasses level filtering (seed 001), and a session or provider enabled at level 0 takes
+ * ({@link #LOG_ALWAYS}) bypasses level filtering (MS Learn, EVENT_DESCRIPTOR structure), and a session or provider enabled at level 0 takes
  * every level (Windows' provider frameworks, see {@link org.etw4j.provider.EnableState#isEnabled}).
  */
 public enum Level {
-    /** 0: bypasses level-based filtering. Events should not use it (seed 001). */
+    /** 0: bypasses level-based filtering. Events should not use it (MS Learn, EVENT_DESCRIPTOR structure). */
     LOG_ALWAYS(0),
     /** 1: critical error. */
     CRITICAL(1),

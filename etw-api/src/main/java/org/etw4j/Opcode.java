@@ -1,7 +1,7 @@
 package org.etw4j;
 
 /**
- * The opcodes winmeta.h defines globally (seed 001, EVENT_DESCRIPTOR "Opcode"; etw-formats.md section 5).
+ * The opcodes winmeta.h defines globally (MS Learn, EVENT_DESCRIPTOR structure, member "Opcode"; etw-formats.md section 5).
  *
  * <p>Enum constants: immutable and thread-safe. An opcode is an unsigned byte; 10-239 may carry user-defined
  * semantics and are accepted as raw {@code int} by every API. {@link #START} and {@link #STOP} bracket an

@@ -1,10 +1,10 @@
 package org.etw4j.controller;
 
 /**
- * The clock a session timestamps events with ({@code WNODE_HEADER.ClientContext}; seed 003).
+ * The clock a session timestamps events with ({@code WNODE_HEADER.ClientContext}; MS Learn, PEVENT_RECORD_CALLBACK callback function).
  *
  * <p>Enum constants: immutable, thread-safe. QPC is the default and the only one that keeps events in order
- * when the system clock is adjusted backwards (seed 003).
+ * when the system clock is adjusted backwards (MS Learn, PEVENT_RECORD_CALLBACK callback function).
  */
 public enum ClockType {
     /** 1: query performance counter (default). */

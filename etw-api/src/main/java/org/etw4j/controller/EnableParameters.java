@@ -18,7 +18,7 @@ import org.etw4j.Level;
  * <p>Immutable record; thread-safe; reusable across sessions. Validated on construction: level 0-255, at most
  * {@link EventFilter#MAX_FILTERS} filters and at most one of each system filter type. A session accepts an event
  * when {@code event.level <= level || level == 0} and {@code keyword == 0 || ((keyword & matchAny) != 0 &&
- * (keyword & matchAll) == matchAll)} (seed 001; level 0 admits every level, as Windows and its provider frameworks
+ * (keyword & matchAll) == matchAll)} (MS Learn, EVENT_DESCRIPTOR structure; level 0 admits every level, as Windows and its provider frameworks
  * read it), then the filters.
  *
  * @param level           most detailed level wanted (0-255; 0 means every level, as in Windows' provider frameworks)
@@ -48,7 +48,7 @@ public record EnableParameters(int level, long matchAnyKeyword, long matchAllKey
             }
         }
         if (filters.stream().filter(f -> f instanceof EventFilter.Custom).count() > 1) {
-            throw new IllegalArgumentException("EnableParameters.filters: one session can give a provider only one custom filter (seed 000)");
+            throw new IllegalArgumentException("EnableParameters.filters: one session can give a provider only one custom filter (MS Learn, PENABLECALLBACK callback function)");
         }
     }
 

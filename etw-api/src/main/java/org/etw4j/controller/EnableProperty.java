@@ -5,7 +5,7 @@ package org.etw4j.controller;
  *
  * <p>Enum constants: immutable, thread-safe. Most ask ETW to attach an extended data item to each event of the
  * provider in that session; {@link #IGNORE_KEYWORD_0} makes the session drop events whose keyword is 0
- * (seed 001, Windows 10 1507 and later).
+ * (MS Learn, EVENT_DESCRIPTOR structure, Windows 10 1507 and later).
  */
 public enum EnableProperty {
     /** Adds the user's SID (extended item SID). */

@@ -194,7 +194,7 @@ public sealed interface EventFilter
 
     /**
      * Filter data for the provider itself (e.g. {@code EVENT_FILTER_TYPE_SCHEMATIZED} or a provider-defined
-     * type): ETW hands it to the provider's enable callback, one filter from each session (seed 000).
+     * type): ETW hands it to the provider's enable callback, one filter from each session (MS Learn, PENABLECALLBACK callback function).
      *
      * @param type filter type
      * @param data at most 1024 bytes

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param name           session name (ETW's LoggerName)
  * @param realTime       deliver events to real-time consumers
  * @param logFile        .etl file to write, or null
- * @param bufferSizeKb   size of each buffer in KB; an event must fit in one buffer (seed 002, ERROR_MORE_DATA)
+ * @param bufferSizeKb   size of each buffer in KB; an event must fit in one buffer (MS Learn, EventWrite function, ERROR_MORE_DATA)
  * @param minimumBuffers buffers allocated at start
  * @param maximumBuffers most buffers ever allocated; when all are full, events are lost and counted
  * @param flushTimer     how often partially filled buffers are delivered; zero = only when full or flushed

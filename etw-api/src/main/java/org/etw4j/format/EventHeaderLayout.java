@@ -5,7 +5,7 @@ package org.etw4j.format;
  * of the extended data items that may follow it.
  *
  * <p>Constants only; no state. Offsets are from the start of the record, little-endian. Source:
- * {@code ../shared/docs/etw-formats.md} section 3.4 (evntcons.h; verified against real files).
+ * evntcons.h {@code EVENT_HEADER} and {@code EVENT_HEADER_EXTENDED_DATA_ITEM} (verified against real files).
  */
 public final class EventHeaderLayout {
     private EventHeaderLayout() {

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import org.etw4j.controller.EventFilter;
 import org.etw4j.spi.FilterData;
 
 /**
@@ -32,6 +31,12 @@ public final class FilterHeaderChain {
     public static final int NEXT_OFFSET = 20;
     /** {@link #encode} starts every block on this boundary, as the headers' u64 field wants. */
     public static final int BLOCK_ALIGNMENT = 8;
+    /**
+     * {@code EVENT_FILTER_TYPE_SCHEMATIZED} (evntprov.h), the type of the blocks {@link #split} returns; the same
+     * number as the controller API's {@code EventFilter.TYPE_SCHEMATIZED}, kept here so that this byte layout does
+     * not depend on the controller API above it.
+     */
+    public static final int TYPE_SCHEMATIZED = 0x80000000;
 
     private FilterHeaderChain() {
     }
@@ -57,7 +62,7 @@ public final class FilterHeaderChain {
             }
             byte[] data = new byte[(int) blockSize - HEADER_BYTES];
             System.arraycopy(bytes, start + HEADER_BYTES, data, 0, data.length);
-            out.add(new FilterData(EventFilter.TYPE_SCHEMATIZED, data));
+            out.add(new FilterData(TYPE_SCHEMATIZED, data));
             if (next == 0) {
                 return out;
             }

@@ -7,7 +7,7 @@ import java.nio.ByteOrder;
 
 /**
  * The values of a {@code TRACE_LOGFILE_HEADER}: what a trace says about itself (first record of an .etl file,
- * first synthetic event of a real-time session, seed 003).
+ * first synthetic event of a real-time session, MS Learn, PEVENT_RECORD_CALLBACK callback function).
  *
  * <p>Immutable record; thread-safe. {@link #encode64} writes the 64-bit layout ({@link LogfileHeaderLayout}) with
  * the two UTF-16 names after it; {@link #decode} reads either layout. Used by the simulated backend for its

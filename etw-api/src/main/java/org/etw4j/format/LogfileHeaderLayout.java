@@ -9,7 +9,7 @@ package org.etw4j.format;
  * 0x20-byte SYSTEM_TRACE_HEADER), little-endian. The two pointer-sized fields {@code LoggerName} and
  * {@code LogFileName} make everything after 0x38 shift by 8 bytes between the 64-bit layout (header
  * record type 0x02) and the 32-bit one (type 0x01): {@code *_64} and {@code *_32} constants.
- * Source: {@code ../shared/docs/etw-formats.md} section 3.5 (evntrace.h, dissect.etl
+ * Source: evntrace.h {@code TRACE_LOGFILE_HEADER} (dissect.etl
  * {@code headers/logfile.py}, TraceEvent; verified against real files).
  */
 public final class LogfileHeaderLayout {

@@ -15,8 +15,8 @@ import org.etw4j.Guid;
  * copies the array except when it has to grow. {@link #array()} returns the backing array itself (valid from
  * index 0 up to {@link #length()}); it is replaced when the buffer grows, so fetch it after the last append.
  *
- * <p>Every encoding follows {@code ../shared/docs/etw-formats.md} section 1.4 (TraceLogging InTypes; the
- * manifest inTypes of section 4.2 share the same wire formats): integers and floats little-endian without
+ * <p>Every encoding follows the TraceLogging InTypes (TraceLoggingProvider.h "Encoding data",
+ * TraceLoggingDynamic.h {@code enum InType}; tdh.h's manifest inTypes share the same wire formats): integers and floats little-endian without
  * alignment, GUIDs in Windows layout, NUL-terminated and u16-counted strings, u16 array counts. Values that do
  * not fit their wire field (a counted length above 65535, an unsigned value out of range, a malformed SID)
  * throw {@link IllegalArgumentException} naming what overflowed, and leave the buffer as it was before the

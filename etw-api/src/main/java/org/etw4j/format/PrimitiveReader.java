@@ -15,7 +15,7 @@ import java.time.ZoneOffset;
  * Reads the primitive wire forms that TraceLogging payloads and manifest (TDH) payloads share: little-endian
  * integers and IEEE floats, FILETIME, SYSTEMTIME, SID, NUL-terminated and counted 8-bit and UTF-16 text. The
  * TraceLogging in-types 1-15, 17-23 and 25 are TDH's in-types with the same numbers and the same bytes
- * ({@code ../shared/docs/etw-formats.md} sections 1.4 and 4.2), so both payload decoders read them here and keep
+ * (TraceLoggingDynamic.h {@code enum InType}; tdh.h {@code _TDH_IN_TYPE}), so both payload decoders read them here and keep
  * only their own vocabulary (which types exist, how values are boxed, how errors are reported).
  *
  * <p>Static; thread-safe; its only state is a per-thread scratch array for UTF-16 text, never visible to callers.

@@ -5,7 +5,7 @@ package org.etw4j.format;
  * PERFINFO_TRACE_HEADER, plus the kernel "hook id" and event-trace group constants.
  *
  * <p>Constants and tiny pure helpers only; no state; safe from any thread. Offsets are from the start of
- * the record, little-endian. Source: {@code ../shared/docs/etw-formats.md} section 3.3 (ntwmi.h
+ * the record, little-endian. Source: ntwmi.h (
  * {@code SYSTEM_TRACE_HEADER}, {@code PERFINFO_TRACE_HEADER}, {@code EVENT_TRACE_GROUP_*}; dissect.etl
  * {@code headers/system.py}; verified against real files).
  */

@@ -6,7 +6,7 @@ package org.etw4j.format;
  * <p>Constants and tiny pure helpers only; no state; safe from any thread. The first u32 of a record,
  * read little-endian, is the marker: byte 3 holds the flags ({@link #MARKER_STRUCTURED} for every
  * structured header, {@link #MARKER_MESSAGE} for WPP/TraceMessage records), byte 2 the header type.
- * Source: {@code ../shared/docs/etw-formats.md} section 3.3 (ntwmi.h {@code TRACE_HEADER_TYPE_*},
+ * Source: ntwmi.h ( {@code TRACE_HEADER_TYPE_*},
  * dissect.etl {@code headers.py Marker}; verified against real files).
  */
 public final class TraceHeaderTypes {

@@ -5,7 +5,8 @@ package org.etw4j.format;
  * found in .etl files and in the simulated backend's session buffers.
  *
  * <p>Constants only; no state. Offsets are from the start of the buffer, little-endian. Source:
- * {@code ../shared/docs/etw-formats.md} section 3.2 (ntwmi.h, verified against real files).
+ * ntwmi.h {@code _WMI_BUFFER_HEADER} (System Informer's phnt copy), Geoff Chappell's WMI_BUFFER_HEADER
+ * page and dissect.etl {@code c_etl.py}; verified against real files.
  */
 public final class WmiBufferLayout {
     private WmiBufferLayout() {

@@ -7,7 +7,7 @@ import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**
- * An activity between a START and a STOP event (seed 001, EVENT_DESCRIPTOR "Opcode"): a new activity id, the
+ * An activity between a START and a STOP event (MS Learn, EVENT_DESCRIPTOR structure, member "Opcode"): a new activity id, the
  * start event with the parent as related id, events in between carrying the id, the stop event.
  *
  * <p>Not thread-safe; belongs to the thread that started it, which must also close it (the thread's activity id

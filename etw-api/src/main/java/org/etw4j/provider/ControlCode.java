@@ -1,9 +1,9 @@
 package org.etw4j.provider;
 
 /**
- * The {@code IsEnabled} value of an enable notification ({@code EVENT_CONTROL_CODE_*}, seed 000).
+ * The {@code IsEnabled} value of an enable notification ({@code EVENT_CONTROL_CODE_*}, MS Learn, PENABLECALLBACK callback function).
  *
- * <p>Enum constants: immutable, thread-safe. A provider must ignore values it does not know (seed 000):
+ * <p>Enum constants: immutable, thread-safe. A provider must ignore values it does not know (MS Learn, PENABLECALLBACK callback function):
  * {@link #of(int)} returns {@code null} for them and the provider drops such notifications.
  */
 public enum ControlCode {

@@ -5,9 +5,9 @@ import org.etw4j.Guid;
 import org.etw4j.spi.FilterData;
 
 /**
- * One enable notification as a provider's listeners receive it (the parameters of seed 000's EnableCallback).
+ * One enable notification as a provider's listeners receive it (the parameters of EnableCallback: MS Learn, PENABLECALLBACK callback function).
  *
- * <p>Immutable record; thread-safe. The filter data is a copy, valid after the callback (seed 000 says the
+ * <p>Immutable record; thread-safe. The filter data is a copy, valid after the callback (MS Learn, PENABLECALLBACK callback function says the
  * native data is not).
  *
  * @param controlCode     what happened

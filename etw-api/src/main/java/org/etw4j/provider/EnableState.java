@@ -1,7 +1,7 @@
 package org.etw4j.provider;
 
 /**
- * What the last enable notification told a provider: enabled, level, MatchAnyKeyword, MatchAllKeyword (seed 000).
+ * What the last enable notification told a provider: enabled, level, MatchAnyKeyword, MatchAllKeyword (MS Learn, PENABLECALLBACK callback function).
  *
  * <p>Immutable record; thread-safe. A provider publishes a new instance per notification through a volatile
  * field, so {@link #isEnabled(int, long)} is a plain read with no lock, no native call and no allocation.
@@ -17,7 +17,7 @@ public record EnableState(boolean enabled, int level, long matchAnyKeyword, long
     public static final EnableState DISABLED = new EnableState(false, 0, 0L, 0L);
 
     /**
-     * Whether an event of this level and keyword should be written: seed 000's {@code MyProviderEventEnabled}, read
+     * Whether an event of this level and keyword should be written: {@code MyProviderEventEnabled} in MS Learn, PENABLECALLBACK callback function, read
      * the way Windows' provider frameworks read it, where a recorded level of 0 means every level. Level 0 events
      * pass any level; keyword 0 events pass any keyword filter.
      *

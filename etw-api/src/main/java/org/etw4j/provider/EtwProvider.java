@@ -29,9 +29,9 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * A registered ETW event provider: writes manifest-style and TraceLogging events, tracks its enable state.
  *
  * <p>Thread-safe: register once, share it, write from any thread. {@link #isEnabled(int, long)} reads the
- * state the last enable notification published (seed 000) with no lock, native call or allocation, and a write
+ * state the last enable notification published (MS Learn, PENABLECALLBACK callback function) with no lock, native call or allocation, and a write
  * for an event no session wants does nothing. Writes never throw into application code: they return a Win32
- * status, count failures ({@link #statistics()}) and tell the optional {@link WriteErrorListener} (seed 002).
+ * status, count failures ({@link #statistics()}) and tell the optional {@link WriteErrorListener} (MS Learn, EventWrite function).
  * {@link #close()} unregisters, is idempotent, and later writes return ERROR_INVALID_HANDLE. It may be called
  * from any thread, {@link EnableListener}s included (they run on the provider's own notifier thread, never on
  * ETW's); on ETW's notification thread inside this provider's own enable callback, where Windows'
@@ -58,7 +58,8 @@ public final class EtwProvider implements AutoCloseable {
     private final List<EnableListener> enableListeners;
     private final WriteErrorListener errorListener;
     private final ProviderRegistration registration;
-    private final ThreadLocal<EventWriter> writers = ThreadLocal.withInitial(() -> new EventWriter(this));
+    private final WriteTarget target = new Target();
+    private final ThreadLocal<EventWriter> writers = ThreadLocal.withInitial(this::newWriter);
     private final LongAdder writes = new LongAdder();
     private final LongAdder skipped = new LongAdder();
     private final LongAdder failures = new LongAdder();
@@ -139,7 +140,7 @@ public final class EtwProvider implements AutoCloseable {
         return anyEnabled;
     }
 
-    /** Whether an event of this level and keyword would be wanted by some session (seed 000's formula). */
+    /** Whether an event of this level and keyword would be wanted by some session (the formula of MS Learn, PENABLECALLBACK callback function). */
     public boolean isEnabled(int level, long keyword) {
         return anyEnabled && state.isEnabled(level, keyword);
     }
@@ -208,13 +209,30 @@ public final class EtwProvider implements AutoCloseable {
 
     private static final ThreadLocal<EventData> EMPTY = ThreadLocal.withInitial(EventData::new);
 
-    /** The provider traits blob (TraceLogging provider metadata), shared; do not modify. */
-    byte[] traitsBlob() {
-        return traits;
+    private EventWriter newWriter() {
+        return new EventWriter(target, traits);
+    }
+
+    /** Where this provider's {@link EventWriter}s write: enablement was checked when they began their event. */
+    private final class Target implements WriteTarget {
+        @Override
+        public int write(EventDescriptor descriptor, Guid activityId, Guid relatedActivityId, EventData data) {
+            if (closed) {
+                return failed(descriptor, Win32Error.ERROR_INVALID_HANDLE.code());
+            }
+            writes.increment();
+            int status = registration.write(descriptor, activityId, relatedActivityId, data);
+            return status == 0 ? 0 : failed(descriptor, status);
+        }
+
+        @Override
+        public int notWritten(EventDescriptor descriptor) {
+            return closed ? failed(descriptor, Win32Error.ERROR_INVALID_HANDLE.code()) : 0;
+        }
     }
 
     /**
-     * Starts an activity (seed 001): creates a new activity id, writes {@code start} with opcode START, that id
+     * Starts an activity (MS Learn, EVENT_DESCRIPTOR structure): creates a new activity id, writes {@code start} with opcode START, that id
      * and the thread's current id as related id, and makes the new id the thread's. Closing the scope writes the
      * same descriptor with opcode STOP and restores the previous id.
      */
@@ -267,7 +285,7 @@ public final class EtwProvider implements AutoCloseable {
         anyEnabled = next.enabled();
     }
 
-    int failed(EventDescriptor descriptor, int status) {
+    private int failed(EventDescriptor descriptor, int status) {
         failures.increment();
         failuresByStatus.computeIfAbsent(status, k -> new LongAdder()).increment();
         WriteErrorListener l = errorListener;
@@ -301,7 +319,7 @@ public final class EtwProvider implements AutoCloseable {
         public void onNotification(int controlCode, Guid sourceId, int level, long any, long all, List<FilterData> filters) {
             ControlCode code = ControlCode.of(controlCode);
             if (code == null || closed) {
-                return; // seed 000: ignore notifications with an IsEnabled value we do not know
+                return; // MS Learn, PENABLECALLBACK callback function: ignore notifications with an IsEnabled value we do not know
             }
             EnableState next;
             switch (code) {

@@ -5,7 +5,7 @@ import org.etw4j.format.PayloadBuffer;
 
 /**
  * The data blocks of one event ({@code EVENT_DATA_DESCRIPTOR[]}): ETW concatenates them in order, without
- * padding or alignment, to form the event's user data (seed 002).
+ * padding or alignment, to form the event's user data (MS Learn, EventWrite function).
  *
  * <p>Mutable and reusable; not thread-safe: keep one per thread (or per call) and {@link #clear()} it between
  * events. It references the caller's arrays without copying them, so they must not change until the write
@@ -14,7 +14,7 @@ import org.etw4j.format.PayloadBuffer;
  * {@link #TYPE_PROVIDER_METADATA} carry TraceLogging metadata, which ETW moves into extended data items.
  */
 public final class EventData {
-    /** Most data descriptors one write accepts (seed 002). */
+    /** Most data descriptors one write accepts (MS Learn, EventWrite function). */
     public static final int MAX_BLOCKS = 128;
     /** EVENT_DATA_DESCRIPTOR_TYPE_NONE: payload. */
     public static final int TYPE_PAYLOAD = 0;

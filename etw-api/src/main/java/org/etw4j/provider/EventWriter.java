@@ -12,12 +12,14 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * <p>Not thread-safe and not shared: {@link EtwProvider#event} hands each thread its own instance, reset for each
  * event, so one event is built at a time per thread per provider. When the event is not enabled the writer is
  * inert: values are ignored and {@link #write()} returns ERROR_SUCCESS without touching the backend. Values are
- * appended in order with no padding (seed 002), in the wire encodings of etw-formats.md section 1.6 (the same for
+ * appended in order with no padding (MS Learn, EventWrite function), in the wire encodings of etw-formats.md section 1.6 (the same for
  * manifest templates and TraceLogging). For TraceLogging events the values must follow the event's fields; the
  * writer does not re-check them per value (that would cost time on every write), the decoder does.
  */
 public final class EventWriter {
-    private final EtwProvider provider;
+    private final WriteTarget target;
+    /** The provider traits blob (TraceLogging provider metadata), shared; never modified. */
+    private final byte[] traits;
     private final PayloadBuffer payload = new PayloadBuffer(256);
     private final EventData data = new EventData();
     private EventDescriptor descriptor;
@@ -26,8 +28,9 @@ public final class EventWriter {
     private Guid relatedActivityId;
     private boolean enabled;
 
-    EventWriter(EtwProvider provider) {
-        this.provider = provider;
+    EventWriter(WriteTarget target, byte[] traits) {
+        this.target = target;
+        this.traits = traits;
     }
 
     EventWriter begin(EventDescriptor d, TraceLoggingEvent tl, boolean on) {
@@ -214,11 +217,10 @@ public final class EventWriter {
      */
     public int write() {
         if (!enabled) {
-            return provider.isClosed() ? provider.failed(descriptor, org.etw4j.Win32Error.ERROR_INVALID_HANDLE.code()) : 0;
+            return target.notWritten(descriptor);
         }
         data.clear();
         if (traceLogging != null) {
-            byte[] traits = provider.traitsBlob();
             data.add(traits, 0, traits.length, EventData.TYPE_PROVIDER_METADATA);
             byte[] meta = traceLogging.metadataArrayUnsafe();
             data.add(meta, 0, meta.length, EventData.TYPE_EVENT_METADATA);
@@ -226,7 +228,7 @@ public final class EventWriter {
         if (payload.length() > 0) {
             data.add(payload);
         }
-        int status = provider.write(descriptor, activityId, relatedActivityId, data);
+        int status = target.write(descriptor, activityId, relatedActivityId, data);
         data.clear();
         enabled = false; // one write per begin
         return status;

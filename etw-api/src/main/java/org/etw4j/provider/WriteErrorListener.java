@@ -6,7 +6,7 @@ import org.etw4j.EventDescriptor;
  * Told about each event write that failed.
  *
  * <p>Called synchronously on the writing thread after the write returned, so it must be quick; exceptions it
- * throws are swallowed (a write never throws into application code, seed 002).
+ * throws are swallowed (a write never throws into application code, MS Learn, EventWrite function).
  */
 @FunctionalInterface
 public interface WriteErrorListener {

@@ -14,7 +14,7 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
 
 /**
  * One session's enable parameters for one provider, compiled for the write path: the per-session decision
- * whether an event is delivered (seed 001 level and keyword rules, IGNORE_KEYWORD_0, event-id, process-id,
+ * whether an event is delivered (MS Learn, EVENT_DESCRIPTOR structure: level and keyword rules, IGNORE_KEYWORD_0, event-id, process-id,
  * executable and payload filters).
  *
  * <p>Immutable; thread-safe. {@link #accepts} allocates nothing unless a payload filter must decode the event.
@@ -59,7 +59,7 @@ final class SessionFilter {
     }
 
     /**
-     * Seed 001: level, then keyword (keyword 0 bypasses unless IGNORE_KEYWORD_0), then the system filters.
+     * MS Learn, EVENT_DESCRIPTOR structure: level, then keyword (keyword 0 bypasses unless IGNORE_KEYWORD_0), then the system filters.
      *
      * <p>Level 0 in the session's enable parameters admits every level. MS Learn gives it no meaning of its own
      * (EnableTraceEx2 defines levels 1-5; EnableTrace asks for 1 to 255), but Windows records events of every

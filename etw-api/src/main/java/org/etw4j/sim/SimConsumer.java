@@ -15,7 +15,7 @@ import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.TraceConsumer;
 
 /**
- * A real-time consumer of a simulated session ({@code OpenTrace} + {@code ProcessTrace}, seed 003).
+ * A real-time consumer of a simulated session ({@code OpenTrace} + {@code ProcessTrace}, MS Learn, PEVENT_RECORD_CALLBACK callback function).
  *
  * <p>{@link #process()} runs on the caller's thread: the synthetic header event first (provider EventTraceGuid,
  * opcode 0, payload TRACE_LOGFILE_HEADER), then the buffers the session hands over, record by record, with
@@ -125,7 +125,7 @@ final class SimConsumer implements TraceConsumer {
         }
     }
 
-    /** Seed 003: the first event of a trace is a synthetic one carrying TRACE_LOGFILE_HEADER. */
+    /** MS Learn, PEVENT_RECORD_CALLBACK callback function: the first event of a trace is a synthetic one carrying TRACE_LOGFILE_HEADER. */
     private void deliverHeaderEvent() {
         LogfileHeader h = session.header();
         int payload = h.encodedSize64();

@@ -32,9 +32,9 @@ import org.etw4j.spi.SessionUpdates;
  * delivers full or flushed buffers to real-time consumers and the log file, and exact loss accounting.
  *
  * <p>Thread-safe. Writers append under the session lock (no allocation per event); a full buffer goes to the
- * logger thread; when no buffer is free the event is lost and counted (seed 002, ERROR_NOT_ENOUGH_MEMORY). At
+ * logger thread; when no buffer is free the event is lost and counted (MS Learn, EventWrite function, ERROR_NOT_ENOUGH_MEMORY). At
  * every moment {@code accepted = delivered + lost + pending}. A real-time session with no consumer keeps its
- * buffers for the first consumer to attach (seed 003) until the pool runs out. {@link #stop()} is idempotent.
+ * buffers for the first consumer to attach (MS Learn, PEVENT_RECORD_CALLBACK callback function) until the pool runs out. {@link #stop()} is idempotent.
  */
 final class SimSession implements SessionControl {
     private static final Object STOP = new Object();
@@ -391,7 +391,7 @@ final class SimSession implements SessionControl {
     }
 
     /**
-     * Attaches a real-time consumer (seed 003): the first consumer takes the buffered events; a later one only
+     * Attaches a real-time consumer (MS Learn, PEVENT_RECORD_CALLBACK callback function): the first consumer takes the buffered events; a later one only
      * sees events written after it attached.
      */
     void attach(SimConsumer c) {

@@ -40,17 +40,17 @@ import org.etw4j.spi.TraceConsumer;
  * <p>Thread-safe. One instance is one "machine": its sessions and providers see each other, no one else's
  * ({@link #shared()} is the process-wide one; tests create their own). What it follows:
  * <ul>
- *   <li>Enable notifications (seed 000): level = maximum over the sessions enabling a provider, MatchAnyKeyword =
+ *   <li>Enable notifications (MS Learn, PENABLECALLBACK callback function): level = maximum over the sessions enabling a provider, MatchAnyKeyword =
  *       their OR, MatchAllKeyword = their AND; DISABLE only when no session enables it; a provider registering
  *       after a session enabled it is notified at registration with a GUID_NULL source; CAPTURE_STATE leaves the
  *       state alone; a stopping session updates its providers. Notifications run on the controller's thread, as
  *       on Windows, one at a time. The maximum is numeric, as the seed states it: a session at level 0 ("every
  *       level") beside one at level 4 gives the provider 4; whether Windows' kernel does the same is not
  *       documented, so this is the seed's rule, not an observation.</li>
- *   <li>Per-session delivery (seed 001): each session applies its own level (0 admits every level), keyword,
+ *   <li>Per-session delivery (MS Learn, EVENT_DESCRIPTOR structure): each session applies its own level (0 admits every level), keyword,
  *       IGNORE_KEYWORD_0 and system filters ({@link SessionFilter}).</li>
- *   <li>Buffers and losses (seed 002): see {@link SimSession}.</li>
- *   <li>Real-time consumers (seed 003): see {@link SimConsumer}.</li>
+ *   <li>Buffers and losses (MS Learn, EventWrite function): see {@link SimSession}.</li>
+ *   <li>Real-time consumers (MS Learn, PEVENT_RECORD_CALLBACK callback function): see {@link SimConsumer}.</li>
  * </ul>
  * Simulated values, where Windows would ask the kernel: the SID item is S-1-5-21-0-0-0-(uid or 1000), the
  * terminal-session id is 1, stack items hash Java frames ({@link StackCapture}), the process start key is fixed
@@ -127,7 +127,7 @@ public final class SimulatedBackend implements EtwBackend {
             synchronized (notifyLock) {
                 e.registrations.add(reg);
                 if (e.targets.length > 0) {
-                    // Seed 000: enabled before the provider started -> notified now, with no source id.
+                    // MS Learn, PENABLECALLBACK callback function: enabled before the provider started -> notified now, with no source id.
                     Aggregate a = aggregate(providerId);
                     notify(reg, 1, Guid.NULL, a);
                 }
@@ -150,7 +150,7 @@ public final class SimulatedBackend implements EtwBackend {
     int write(SimRegistration reg, EventDescriptor d, Guid activity, Guid related, EventData data, boolean blockTypesHonoured) {
         SessionFilter[] targets = reg.entry.targets;
         if (targets.length == 0) {
-            return 0; // seed 002: no session records the event -> nothing happens, ERROR_SUCCESS
+            return 0; // MS Learn, EventWrite function: no session records the event -> nothing happens, ERROR_SUCCESS
         }
         int traitsIndex = -1;
         int metadataIndex = -1;
@@ -223,7 +223,7 @@ public final class SimulatedBackend implements EtwBackend {
         }
     }
 
-    /** Seed 000: a stopping session updates the providers it enabled. */
+    /** MS Learn, PENABLECALLBACK callback function: a stopping session updates the providers it enabled. */
     void sessionStopping(SimSession session) {
         synchronized (notifyLock) {
             for (Map.Entry<Guid, SessionFilter> en : session.enabled.entrySet()) {
@@ -245,7 +245,7 @@ public final class SimulatedBackend implements EtwBackend {
 
     private void notifyAfterRemoval(Guid providerId, ProviderEntry e, Guid source) {
         Aggregate a = aggregate(providerId);
-        int code = e.targets.length == 0 ? 0 : 1; // seed 000: still ENABLE while another session enables it
+        int code = e.targets.length == 0 ? 0 : 1; // MS Learn, PENABLECALLBACK callback function: still ENABLE while another session enables it
         for (SimRegistration r : e.registrations) {
             notify(r, code, source, code == 0 ? Aggregate.NONE : a);
         }
@@ -446,7 +446,7 @@ public final class SimulatedBackend implements EtwBackend {
         volatile SessionFilter[] targets = SessionFilter.NONE;
     }
 
-    /** The combined enable state of the sessions enabling a provider (seed 000). */
+    /** The combined enable state of the sessions enabling a provider (MS Learn, PENABLECALLBACK callback function). */
     private record Aggregate(int level, long any, long all, List<FilterData> filters) {
         static final Aggregate NONE = new Aggregate(0, 0L, 0L, List.of());
     }

@@ -4,7 +4,7 @@ import java.util.List;
 import org.etw4j.Guid;
 
 /**
- * {@code PENABLECALLBACK} as a backend delivers it to a registered provider (seed 000).
+ * {@code PENABLECALLBACK} as a backend delivers it to a registered provider (MS Learn, PENABLECALLBACK callback function).
  *
  * <p>Called by the backend on its own thread (ETW's notification thread on Windows); implementations must
  * return quickly, must not block on locks or call session control APIs, and must not throw (a backend catches

@@ -23,7 +23,7 @@ public interface EtwBackend {
 
     /**
      * {@code EventRegister}: registers a provider. The backend calls {@code callback} with the current enable
-     * state if sessions already enable the provider (with a GUID_NULL source id, seed 000), and on every change.
+     * state if sessions already enable the provider (with a GUID_NULL source id, MS Learn, PENABLECALLBACK callback function), and on every change.
      */
     ProviderRegistration registerProvider(Guid providerId, EnableCallback callback);
 
@@ -41,7 +41,7 @@ public interface EtwBackend {
 
     /**
      * {@code OpenTrace} on a real-time session: the returned consumer delivers the session's synthetic header
-     * event, then (if it is the first consumer) the events already buffered, then new events (seed 003).
+     * event, then (if it is the first consumer) the events already buffered, then new events (MS Learn, PEVENT_RECORD_CALLBACK callback function).
      */
     TraceConsumer openRealTime(String sessionName, RecordSink sink);
 

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * A copy of one {@code EVENT_FILTER_DESCRIPTOR} handed to a provider's enable callback.
  *
- * <p>Immutable; thread-safe. The backend copies the native filter data during the callback (seed 000: it is
+ * <p>Immutable; thread-safe. The backend copies the native filter data during the callback (MS Learn, PENABLECALLBACK callback function: it is
  * valid only there); {@link #data()} returns a fresh copy each time.
  *
  * @param type {@code EVENT_FILTER_TYPE_*}

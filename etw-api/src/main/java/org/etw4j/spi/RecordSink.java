@@ -1,7 +1,7 @@
 package org.etw4j.spi;
 
 /**
- * Receives the records a {@link TraceConsumer} delivers ({@code PEVENT_RECORD_CALLBACK}, seed 003).
+ * Receives the records a {@link TraceConsumer} delivers ({@code PEVENT_RECORD_CALLBACK}, MS Learn, PEVENT_RECORD_CALLBACK callback function).
  *
  * <p>Called on the thread running {@link TraceConsumer#process()}, one record at a time, in timestamp order
  * within each buffer stream. The record is a view valid only during the call. Exceptions thrown here are

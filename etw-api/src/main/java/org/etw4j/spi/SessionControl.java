@@ -39,7 +39,7 @@ public interface SessionControl {
     /** {@code ControlTrace(UPDATE)}: flush timer and maximum buffers; the rest is refused ({@link SessionUpdates}). */
     void update(SessionConfig newConfig);
 
-    /** {@code ControlTrace(STOP)}; idempotent. Providers it enabled are updated (seed 000). */
+    /** {@code ControlTrace(STOP)}; idempotent. Providers it enabled are updated (MS Learn, PENABLECALLBACK callback function). */
     void stop();
 
     /** Whether the session is still running. */

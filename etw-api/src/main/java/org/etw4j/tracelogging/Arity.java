@@ -3,8 +3,8 @@ package org.etw4j.tracelogging;
 /**
  * How many values a TraceLogging field holds: bits 5-6 of its InMeta byte.
  *
- * <p>Enum constants: immutable, thread-safe. Source: {@code ../shared/docs/etw-formats.md} sections 1.3 and 1.6
- * ({@code InMetaScalar/Ccount/Vcount/Custom}).
+ * <p>Enum constants: immutable, thread-safe. Source: TraceLoggingProvider.h "How to encode metadata" and
+ * "Encoding data"; TraceLoggingDynamic.h ({@code InMetaScalar/Ccount/Vcount/Custom}).
  */
 public enum Arity {
     /** 0x00: one value. */

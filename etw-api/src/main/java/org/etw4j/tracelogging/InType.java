@@ -4,9 +4,9 @@ package org.etw4j.tracelogging;
  * TraceLogging input types ({@code TlgIn*}, the low 5 bits of a field's InMeta byte): how a field's value is
  * laid out in the payload.
  *
- * <p>Enum constants: immutable, thread-safe. Codes and wire forms from {@code ../shared/docs/etw-formats.md}
- * section 1.4 (TraceLoggingDynamic.h {@code enum InType}, the Rust crate's {@code enums.rs}, go-winio); codes
- * 1-15, 17-23 and 25 are also TDH's {@code _TDH_IN_TYPE} numbers (section 4.2), so manifest decoding shares the
+ * <p>Enum constants: immutable, thread-safe. Codes and wire forms from
+ * TraceLoggingDynamic.h ({@code enum InType}, the Rust crate's {@code enums.rs}, go-winio); codes
+ * 1-15, 17-23 and 25 are also TDH's {@code _TDH_IN_TYPE} numbers (tdh.h), so manifest decoding shares the
  * primitive formats. {@link #POINTER} (16) is reserved and must not be written by a TraceLogging encoder (its
  * size depends on the emitting process); decoders accept it with an explicit pointer size.
  */

@@ -4,8 +4,8 @@ package org.etw4j.tracelogging;
  * TraceLogging output types ({@code TlgOut*}, the low 7 bits of a field's OutMeta byte): a formatting hint for
  * decoders. <b>Not</b> TDH's {@code _TDH_OUT_TYPE} numbering (they differ below 34).
  *
- * <p>Enum constants: immutable, thread-safe. Codes from {@code ../shared/docs/etw-formats.md} section 1.5
- * (TraceLoggingDynamic.h {@code enum OutType}, the Rust crate's {@code enums.rs}, go-winio). Which combinations
+ * <p>Enum constants: immutable, thread-safe. Codes from
+ * TraceLoggingDynamic.h ({@code enum OutType}, the Rust crate's {@code enums.rs}, go-winio). Which combinations
  * with an {@link InType} are meaningful is defined by the SDK's winmeta.xml; an encoder here accepts any
  * combination except the ones that change the wire format's meaning in this library's decoder (none do).
  */

@@ -7,7 +7,7 @@ import org.etw4j.Guid;
 /**
  * Provider GUIDs derived from provider names, the convention shared by TraceLogging and .NET EventSource.
  *
- * <p>Stateless utility; thread-safe. Algorithm ({@code ../shared/docs/etw-formats.md} section 2: TraceLoggingDynamic.h
+ * <p>Stateless utility; thread-safe. Algorithm (TraceLoggingDynamic.h
  * {@code GetGuidForNameImpl}, the Rust crate's {@code Guid::from_name}, go-winio, EventSource, TraceEvent):
  * SHA-1 over the 16 namespace bytes {@code 482C2DB2-C390-47C8-87F8-1A15BFC130FB} (big-endian) followed by the
  * upper-cased name in UTF-16BE; keep 16 bytes, set the high nibble of byte 7 to 5, and read the bytes as a

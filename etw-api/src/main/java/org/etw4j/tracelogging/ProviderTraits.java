@@ -17,8 +17,8 @@ import org.etw4j.format.PayloadBuffer;
  * provider group GUID. ETW receives it once per registration ({@code EventSetInformation(EventProviderSetTraits)})
  * and with every write (data descriptor type 2); in .etl files it is the {@code PROV_TRAITS} extended data item.
  *
- * <p>Immutable; thread-safe. Layout ({@code ../shared/docs/etw-formats.md} section 1.2, Windows SDK text
- * copied in TraceLoggingDynamic.h): {@code u16 Size (whole blob), UTF-8 name, NUL}, then chunks
+ * <p>Immutable; thread-safe. Layout (TraceLoggingProvider.h "ProviderMetadata", the Windows SDK
+ * text also in microsoft/tracelogging's TraceLoggingDynamic.h): {@code u16 Size (whole blob), UTF-8 name, NUL}, then chunks
  * {@code u16 ChunkSize (>= 3, includes itself and the type), u8 Type, data}. Type 1 is the provider group GUID
  * (16 bytes, Windows layout), type 2 a decode GUID.
  */

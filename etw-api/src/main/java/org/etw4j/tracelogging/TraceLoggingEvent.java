@@ -21,7 +21,7 @@ import org.etw4j.format.PayloadBuffer;
  * the field values, in declaration order, to a {@link PayloadBuffer} using the wire form of each field's
  * {@link InType} (etw-formats.md section 1.6).
  *
- * <p>Metadata layout ({@code ../shared/docs/etw-formats.md} section 1.3): {@code u16 Size, tags (>= 1 byte),
+ * <p>Metadata layout (TraceLoggingProvider.h "How to encode metadata"): {@code u16 Size, tags (>= 1 byte),
  * UTF-8 name, NUL}, then per field {@code UTF-8 name, NUL, InMeta[, OutMeta[, tags]][, u16 Ccount]}. OutMeta is
  * written only when the OutType or the tags are non-zero (or the field is a struct), as TraceLoggingDynamic.h,
  * go-winio and the Python encoder do. Event tags use the shortest form (TraceLoggingDynamic.h), {@code 00} when

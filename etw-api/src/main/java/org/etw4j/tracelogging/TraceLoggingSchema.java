@@ -17,7 +17,8 @@ import java.util.List;
  * events usually all have id 0) but carry different metadata never share a schema. See
  * {@link TraceLoggingSchemaCache} for a lookup that does not copy the bytes.
  *
- * <p>Format: {@code ../shared/docs/etw-formats.md} sections 1.3-1.6. The blob's {@code Size} field decides its
+ * <p>Format: TraceLoggingProvider.h "How to encode metadata" and "Encoding data";
+ * TraceLoggingDynamic.h. The blob's {@code Size} field decides its
  * length; bytes after it (alignment padding of an extended data item) are ignored. Unknown OutType codes read as
  * {@link OutType#DEFAULT}; custom-schema fields ({@link Arity#CUSTOM}) parse, but payloads containing them
  * cannot be decoded.

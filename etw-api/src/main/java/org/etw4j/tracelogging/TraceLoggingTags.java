@@ -4,7 +4,7 @@ package org.etw4j.tracelogging;
  * Encoding of TraceLogging event and field tags: 28 user-defined bits stored 7 per byte, high bits first, each
  * byte but the last with its continuation bit 0x80 set.
  *
- * <p>Stateless utility; thread-safe. Source: {@code ../shared/docs/etw-formats.md} section 1.3 (SDK
+ * <p>Stateless utility; thread-safe. Source: the SDK's
  * TraceLoggingProvider.h text, TraceLoggingDynamic.h {@code AddTags}, go-winio {@code writeTags}, EventSource
  * {@code EncodeTags}). Encoders differ in how many bytes they use for the same value (the SDK macros always
  * write at least two bytes for events, the Python encoder four), so decoders read the value from the first

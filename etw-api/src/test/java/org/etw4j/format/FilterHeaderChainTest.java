@@ -31,6 +31,7 @@ class FilterHeaderChainTest {
         List<FilterData> out = FilterHeaderChain.split(chain);
         assertEquals(2, out.size());
         assertEquals(EventFilter.TYPE_SCHEMATIZED, out.get(0).type());
+        assertEquals(EventFilter.TYPE_SCHEMATIZED, FilterHeaderChain.TYPE_SCHEMATIZED);
         assertArrayEquals(new byte[] {'a', 0, 0, 0, 0}, out.get(0).data());
         assertArrayEquals(new byte[] {'b', 0, 0}, out.get(1).data());
     }

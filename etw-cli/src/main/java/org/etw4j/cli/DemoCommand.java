@@ -139,7 +139,7 @@ final class DemoCommand implements Callable<Integer> {
                  TraceSession a = TraceSession.start(sessionConfig(SESSION_A), backend);
                  TraceSession b = TraceSession.start(sessionConfig(SESSION_B), backend)) {
 
-                // Streams opened before the provider is enabled: they see every event (seed 003).
+                // Streams opened before the provider is enabled: they see every event (MS Learn, PEVENT_RECORD_CALLBACK callback function).
                 EventStream streamA = consume(backend, SESSION_A, tallyA);
                 EventStream streamB = consume(backend, SESSION_B, tallyB);
 
@@ -152,7 +152,7 @@ final class DemoCommand implements Callable<Integer> {
                 a.captureState(provider.id(), parametersA());
                 captureAnswered = captured.await(30, TimeUnit.SECONDS);
 
-                a.stop(); // flushes, then ends the streams (seed 003: ProcessTrace returns)
+                a.stop(); // flushes, then ends the streams (MS Learn, PEVENT_RECORD_CALLBACK callback function: ProcessTrace returns)
                 b.stop();
                 awaitEnd(streamA, SESSION_A);
                 awaitEnd(streamB, SESSION_B);

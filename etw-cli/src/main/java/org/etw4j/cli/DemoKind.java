@@ -6,7 +6,7 @@ import org.etw4j.Opcode;
 /**
  * The kinds of event {@code etw demo} writes, with what each of its two sessions should receive and why.
  *
- * <p>Enum constants: immutable, thread-safe. The expectations are written out by hand from the rules of seed 001
+ * <p>Enum constants: immutable, thread-safe. The expectations are written out by hand from the rules of MS Learn, EVENT_DESCRIPTOR structure
  * (level: {@code event.level <= session level}; keyword: {@code keyword == 0 || (keyword & MatchAnyKeyword) != 0};
  * IGNORE_KEYWORD_0 drops keyword-0 events; an EventIds deny filter drops the listed ids), for the sessions
  * {@link DemoCommand} starts:

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         description = "Starts a real-time session, enables the providers and prints their events until Ctrl-C, "
                 + "--duration or --max-events. Off Windows use --demo-load to generate events.")
 final class LiveCommand implements Callable<Integer> {
-    /** EventTraceGuid: the provider of the trace-header event every real-time consumer gets first (seed 003). */
+    /** EventTraceGuid: the provider of the trace-header event every real-time consumer gets first (MS Learn, PEVENT_RECORD_CALLBACK callback function). */
     private static final Guid EVENT_TRACE_GUID = SessionTally.EVENT_TRACE_GUID;
 
     @Spec

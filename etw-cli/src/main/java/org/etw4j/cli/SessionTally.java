@@ -23,7 +23,7 @@ import org.etw4j.consumer.decode.SchemaSource;
  * writes before those reads). Not reusable.
  */
 final class SessionTally {
-    /** EventTraceGuid: the provider of the synthetic trace-header event a consumer gets first (seed 003). */
+    /** EventTraceGuid: the provider of the synthetic trace-header event a consumer gets first (MS Learn, PEVENT_RECORD_CALLBACK callback function). */
     static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
 
     private final Map<DemoKind, Long> byKind = new EnumMap<>(DemoKind.class);

@@ -114,7 +114,7 @@ public final class EventStream implements AutoCloseable {
         this.files = files;
         this.queue = files == null && options.backpressure() != Backpressure.NONE
                 ? new ArrayBlockingQueue<>(options.queueCapacity()) : null;
-        // Opening the consumer now makes the session keep events for us until start() (seed 003).
+        // Opening the consumer now makes the session keep events for us until start() (MS Learn, PEVENT_RECORD_CALLBACK callback function).
         this.consumer = files == null ? backend.openRealTime(sessionName, new DeliverySink()) : null;
     }
 

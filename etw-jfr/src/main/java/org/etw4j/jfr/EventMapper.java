@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.EventType;
 import jdk.jfr.Timespan;
 import jdk.jfr.Timestamp;
@@ -23,6 +21,7 @@ import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventWriter;
 import org.etw4j.tracelogging.InType;
 import org.etw4j.tracelogging.OutType;
+import org.etw4j.tracelogging.EventShapeCache;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**
@@ -43,7 +42,11 @@ final class EventMapper {
     /** Frames written per stack trace at most (JFR's own default stack depth is 64). */
     static final int MAX_FRAMES = 64;
 
-    private final Map<Long, Mapping> byType = new ConcurrentHashMap<>();
+    /** Most JFR event types mapped at once (a JVM has a few hundred; the bound only guards against a runaway). */
+    static final int MAX_TYPES = 4096;
+
+    /** Mappings by JFR event type id, in etw-api's run-time shape cache. */
+    private final EventShapeCache<Long, Mapping> byType = new EventShapeCache<>(MAX_TYPES);
     private final JfrToEtwConfig config;
 
     EventMapper(JfrToEtwConfig config) {
@@ -69,7 +72,7 @@ final class EventMapper {
     }
 
     private Mapping mapping(EventType type) {
-        return byType.computeIfAbsent(type.getId(), id -> build(type));
+        return byType.get(type.getId(), id -> build(type));
     }
 
     private Mapping build(EventType type) {

@@ -9,7 +9,7 @@ import org.etw4j.spi.FilterData;
 /**
  * Copies the {@code EVENT_FILTER_DESCRIPTOR} an enable callback receives into {@link FilterData} values.
  *
- * <p>Stateless; thread-safe. Seed 000: the descriptor "contains a filter from each session that specified
+ * <p>Stateless; thread-safe. MS Learn, PENABLECALLBACK callback function: the descriptor "contains a filter from each session that specified
  * filter data" and is valid only during the callback, so everything is copied. How several sessions' filters
  * share one descriptor is documented for schematized filters (Microsoft's EVENT_FILTER_HEADER page): a chain of
  * blocks each starting with an EVENT_FILTER_HEADER, read by {@link FilterHeaderChain}. So:

@@ -56,7 +56,7 @@ final class JnaRegistration implements ProviderRegistration {
         ProviderRegistry registry = ProviderRegistry.INSTANCE;
         long id = registry.newId();
         JnaRegistration r = new JnaRegistration(backend, providerId, callback, id);
-        // In the table before EventRegister: ETW may call back before EventRegister returns (seed 000: a provider
+        // In the table before EventRegister: ETW may call back before EventRegister returns (MS Learn, PENABLECALLBACK callback function: a provider
         // registered after a session enabled it is notified at once).
         registry.put(id, r);
         Memory guid = new Memory(Guid.BYTES);
@@ -129,7 +129,7 @@ final class JnaRegistration implements ProviderRegistration {
             Guid activity = activityId != null ? activityId : backend.activityIds().get();
             return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
-            return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (seed 002)
+            return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (MS Learn, EventWrite function)
         } finally {
             gate.exitWrite();
         }

@@ -177,7 +177,7 @@ public final class EventsAssert {
     /**
      * An activity started inside another: an event named {@code childStartEvent} whose related activity id is the
      * activity id of an event named {@code parentEvent} (the START event of a nested activity carries its parent's
-     * id as related activity id; seed 001, EVENT_DESCRIPTOR "Opcode", and EventWriteTransfer's RelatedActivityId).
+     * id as related activity id; MS Learn, EVENT_DESCRIPTOR structure, member "Opcode", and EventWriteTransfer's RelatedActivityId).
      */
     public EventsAssert hasChildActivity(String parentEvent, String childStartEvent) {
         List<EventRecord> parents = named(parentEvent);

@@ -2,13 +2,14 @@ package org.etw4j.logging;
 
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import org.etw4j.tracelogging.EventShapeCache;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**
  * The TraceLogging definitions of the bridges' events, one per shape: level, the parts carried (keywords) and the
- * names of the context fields. Definitions are built on first use and kept (up to {@link #MAX_CACHED} shapes; past
- * that, rare shapes are built for each record instead of growing without bound).
+ * names of the context fields. Definitions are built on first use and kept in etw-api's run-time shape cache
+ * ({@link EventShapeCache}, up to {@link #MAX_CACHED} shapes; past that it starts over instead of growing without
+ * bound).
  *
  * <p>Thread-safe. Field order follows .NET's {@code FormattedMessage}/{@code Message} events (dotnet/runtime
  * src/libraries/Microsoft.Extensions.Logging.EventSource/src/LoggingEventSource.cs: {@code Level, FactoryID,
@@ -29,22 +30,11 @@ final class EventShapes {
     /** Prefix of context field names that would otherwise clash with a fixed field or be empty. */
     static final String CONTEXT_PREFIX = "MDC_";
 
-    private final ConcurrentHashMap<String, TraceLoggingEvent> cache = new ConcurrentHashMap<>();
+    private final EventShapeCache<String, TraceLoggingEvent> cache = new EventShapeCache<>(MAX_CACHED);
 
     /** The definition for records of {@code level} carrying {@code parts} and context fields {@code contextNames}. */
     TraceLoggingEvent get(LogLevel level, long parts, List<String> contextNames) {
-        String key = key(level, parts, contextNames);
-        TraceLoggingEvent e = cache.get(key);
-        if (e == null) {
-            e = build(level, parts, contextNames);
-            if (cache.size() < MAX_CACHED) {
-                TraceLoggingEvent raced = cache.putIfAbsent(key, e);
-                if (raced != null) {
-                    e = raced;
-                }
-            }
-        }
-        return e;
+        return cache.get(key(level, parts, contextNames), k -> build(level, parts, contextNames));
     }
 
     /** Shapes kept so far. */

@@ -14,7 +14,7 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**
  * One TraceLogging event whose fields are known only at run time (span and log attributes): fields are collected,
- * the event's metadata comes from a {@link SchemaCache} keyed by the field list, and the values are written in
+ * the event's metadata comes from a shape cache keyed by the field list ({@link EtwTarget#schemaFor}), and the values are written in
  * one call. Not thread-safe, used once: a new instance per ETW event.
  *
  * <p>Attribute types map to TraceLogging as opentelemetry-cpp's {@code ETWProvider::writeTld} (etw_provider.h at
@@ -149,7 +149,7 @@ final class DynamicEvent {
             return 0;
         }
         target.countDroppedAttributes(droppedAttributes);
-        EventWriter w = provider.event(target.schemas().schemaFor(this)).activityId(activityId).relatedActivityId(relatedActivityId);
+        EventWriter w = provider.event(target.schemaFor(this)).activityId(activityId).relatedActivityId(relatedActivityId);
         for (Field f : fields) {
             writeValue(w, f);
         }

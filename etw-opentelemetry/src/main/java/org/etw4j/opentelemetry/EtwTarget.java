@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.etw4j.Level;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.spi.EtwBackend;
+import org.etw4j.tracelogging.EventShapeCache;
+import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**
  * Where the exporters write: one ETW provider, the keyword and span level of their events, and the TraceLogging
@@ -18,11 +20,17 @@ import org.etw4j.spi.EtwBackend;
  * owner does.
  */
 public final class EtwTarget implements AutoCloseable {
+    /** Most span shapes kept (see {@link EventShapeCache}). */
+    static final int MAX_SHAPES = 1024;
     private final EtwProvider provider;
     private final boolean ownsProvider;
     private final long keyword;
     private final int spanLevel;
-    private final SchemaCache schemas = new SchemaCache();
+    /**
+     * TraceLogging event metadata by field list (a {@link DynamicEvent#signature()}), so spans of the same shape share
+     * one {@link TraceLoggingEvent}; bounded, so attribute sets that vary without end cannot grow memory without end.
+     */
+    private final EventShapeCache<String, TraceLoggingEvent> schemas = new EventShapeCache<>(MAX_SHAPES);
     private final AtomicInteger holders = new AtomicInteger();
     private final AtomicLong droppedAttributes = new AtomicLong();
 
@@ -73,8 +81,14 @@ public final class EtwTarget implements AutoCloseable {
         }
     }
 
-    SchemaCache schemas() {
-        return schemas;
+    /** The metadata of {@code event}'s shape, built on first use. */
+    TraceLoggingEvent schemaFor(DynamicEvent event) {
+        return schemas.get(event.signature(), k -> event.buildSchema());
+    }
+
+    /** Shapes kept now. */
+    int shapeCount() {
+        return schemas.size();
     }
 
     void hold() {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
+import org.etw4j.opentelemetry.internal.EtwExporterConfig;
 import org.etw4j.sim.SimulatedBackend;
 import org.junit.jupiter.api.Test;
 

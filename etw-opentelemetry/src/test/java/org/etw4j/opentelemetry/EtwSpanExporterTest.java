@@ -155,7 +155,7 @@ class EtwSpanExporterTest {
         SimulatedBackend backend = new SimulatedBackend();
         EtwTarget target = EtwTarget.builder().providerName(PROVIDER).backend(backend).build();
         runTwoSpans(EtwSpanProcessor.create(target));
-        assertEquals(0, target.schemas().size(), "no TraceLogging metadata built");
+        assertEquals(0, target.shapeCount(), "no TraceLogging metadata built");
         assertEquals(0, target.provider().statistics().writes());
     }
 

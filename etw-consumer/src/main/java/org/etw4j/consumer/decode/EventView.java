@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.etw4j.Guid;
+import org.etw4j.consumer.internal.schema.SchemaQuery;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.PrimitiveReader;
 import org.etw4j.spi.RawEventRecord;
@@ -79,6 +80,8 @@ public final class EventView {
     private static final int CS_CHAR = 4;
 
     private final EventDecoder decoder;
+    /** The decoder's schema lookup for this view's events: reused, so the chain allocates nothing per event. */
+    private final SchemaQuery query = new SchemaQuery();
 
     // --- the event in fallback mode
     private DecodedEvent fallback;
@@ -185,6 +188,11 @@ public final class EventView {
     }
 
     // ------------------------------------------------------------------------------------------ decoder's side
+
+    /** The schema lookup {@link EventDecoder} reuses for this view's events. */
+    SchemaQuery query() {
+        return query;
+    }
 
     /**
      * Called by {@link EventDecoder} for an event of schema {@code s}: reads the template's offsets over a copy of

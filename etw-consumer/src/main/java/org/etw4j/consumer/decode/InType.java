@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * How a field's bytes are laid out in an event's user data: TDH's {@code _TDH_IN_TYPE} numbering, with the
  * manifest names ({@code win:UInt32} ...) that select it.
- * Enum constants: immutable and thread-safe. Numbers and wire sizes: {@code ../shared/docs/etw-formats.md}
- * section 4.2 (tdh.h; TraceEvent {@code RegisteredTraceEventParser.TdhInputType}). Values 1-15, 17-23 and 25
+ * Enum constants: immutable and thread-safe. Numbers and wire sizes: tdh.h
+ * {@code _TDH_IN_TYPE} ( TraceEvent {@code RegisteredTraceEventParser.TdhInputType}). Values 1-15, 17-23 and 25
  * coincide with the TraceLogging {@code TlgIn} codes. The WBEM/MOF types (300+) are used by the classic kernel
  * schemas. {@link #fixedSize(int)} gives the size when it does not depend on the data.
  */

@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * How a field should be rendered: TDH's {@code _TDH_OUT_TYPE} numbering, with the manifest QNames
  * ({@code xs:string}, {@code win:HexInt32} ...).
- * Enum constants: immutable and thread-safe. Numbering: {@code ../shared/docs/etw-formats.md} section 4.2
- * (tdh.h sequential order, ferrisetw pins 30-38). The decoder keeps the declared out type on every field;
+ * Enum constants: immutable and thread-safe. Numbering: tdh.h {@code _TDH_OUT_TYPE}
+ * (sequential order, ferrisetw pins 30-38). The decoder keeps the declared out type on every field;
  * renderers use it (hex, IP addresses, error codes), the typed value does not change with it except where the
  * out type changes the meaning of the bytes ({@link #UTF8} for ANSI strings).
  */

@@ -23,7 +23,12 @@ import org.etw4j.tracelogging.TraceLoggingSchemaCache;
  */
 final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
 
-    private final TraceLoggingSchemaCache schemas = new TraceLoggingSchemaCache();
+    private final TraceLoggingSchemaCache schemas;
+
+    /** Decodes with the schemas of {@code schemas} (its decoder's one cache). */
+    TraceLoggingSupport(TraceLoggingSchemaCache schemas) {
+        this.schemas = schemas;
+    }
 
     @Override
     public DecodedEvent decode(RawEventRecord r, ByteBuffer schemaItem, ByteBuffer traitsItem) {

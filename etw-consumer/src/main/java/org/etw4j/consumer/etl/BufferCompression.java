@@ -7,8 +7,8 @@ package org.etw4j.consumer.etl;
  * <p>Enum constants: immutable and thread-safe; the static methods are stateless and allocate nothing
  * except {@link #whyNotDecodable}, which is for the failure path.
  *
- * <p>Which algorithm ETW uses is not settled ({@code ../shared/docs/etw-formats.md} section 3.2 and open
- * question 1): the corpus' compressed files are Plain LZ77 (as dissect.etl reads them), while a 2017 blog
+ * <p>Which algorithm ETW uses is not settled (no public document says; dissect.etl
+ * and the blog below disagree): the corpus' compressed files are Plain LZ77 (as dissect.etl reads them), while a 2017 blog
  * reports xperf using LZNT1, of which no .etl sample has been available. The rule, per buffer: when the
  * compressed data starts with a u16 whose bits 12-14 are 3 (an LZNT1 chunk signature) <em>and</em> decodes
  * as LZNT1 to at least the buffer's data end minus its header (the larger of SavedOffset and Offset), it is

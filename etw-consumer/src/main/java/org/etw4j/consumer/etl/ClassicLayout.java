@@ -4,8 +4,8 @@ package org.etw4j.consumer.etl;
  * Byte layouts of the classic record headers: EVENT_TRACE_HEADER (0x0A/0x14), EVENT_INSTANCE_GUID_HEADER
  * (0x0B/0x15) and MESSAGE_TRACE_HEADER (WPP/TraceMessage).
  *
- * <p>Constants only. Offsets from the record start, little-endian. Source: {@code ../shared/docs/etw-formats.md}
- * section 3.3 (ntwmi.h; TraceEvent {@code EVENT_TRACE_HEADER}; dissect.etl {@code c_etl.py}).
+ * <p>Constants only. Offsets from the record start, little-endian. Source:
+ * ntwmi.h; TraceEvent {@code EVENT_TRACE_HEADER}; dissect.etl {@code c_etl.py}).
  */
 final class ClassicLayout {
     private ClassicLayout() {

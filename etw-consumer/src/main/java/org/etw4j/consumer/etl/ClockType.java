@@ -3,8 +3,8 @@ package org.etw4j.consumer.etl;
 /**
  * The clock a trace's raw record timestamps were taken with ({@code TRACE_LOGFILE_HEADER.ReservedFlags}).
  *
- * <p>Enum constants: immutable and thread-safe. Source: {@code ../shared/docs/etw-formats.md} section 3.7
- * (ntwmi.h {@code EVENT_TRACE_CLOCK_*}; TraceEvent {@code ETWTraceEventSource.cs}).
+ * <p>Enum constants: immutable and thread-safe. Sources:
+ * ntwmi.h {@code EVENT_TRACE_CLOCK_*}; TraceEvent {@code ETWTraceEventSource.cs}).
  */
 public enum ClockType {
     /** 0: raw timestamps; converted like {@link #PERFORMANCE_COUNTER} when PerfFreq is known. */

@@ -7,7 +7,7 @@ import java.time.Instant;
  * {@link Instant}.
  *
  * <p>Immutable; thread-safe; allocation-free except {@link #toInstant(long)}. Conversion as TraceEvent and
- * dissect.etl do it ({@code ../shared/docs/etw-formats.md} section 3.7): {@code FILETIME(ts) = StartTime +
+ * dissect.etl do it: {@code FILETIME(ts) = StartTime +
  * (ts - T0) * scale}, with T0 the timestamp of the logfile-header record and scale {@code 1e7 / PerfFreq}
  * (performance counter; also raw and unknown clock types when PerfFreq is positive), 1 (system time) or
  * {@code 10 / CpuSpeedInMHz} (CPU cycles). The arithmetic is exact integer arithmetic rounded toward

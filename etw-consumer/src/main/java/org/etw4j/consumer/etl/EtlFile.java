@@ -32,7 +32,7 @@ import org.etw4j.format.WmiBufferLayout;
  * counted ({@link #warningCount()}, {@link EtlReadOptions#listener()}) or thrown
  * ({@link EtlReadOptions#strict()}) as {@link EtlFormatException}; an unreadable header always throws.
  *
- * <p>Format: {@code ../shared/docs/etw-formats.md} section 3. Limits: a mapped file changed or truncated
+ * <p>Format: ntwmi.h, evntrace.h and evntcons.h layouts, read as TraceEvent and dissect.etl do. Limits: a mapped file changed or truncated
  * by another process while being read can make the JVM throw {@link InternalError}; compressed buffers
  * are MS-XCA Plain LZ77 (the format the corpus' compressed files use) or LZNT1, chosen per buffer by the
  * rule {@code BufferCompression} documents; LZNT1 support follows the MS-XCA specification but is

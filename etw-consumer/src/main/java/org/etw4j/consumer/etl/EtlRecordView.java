@@ -21,7 +21,7 @@ import org.etw4j.format.TraceHeaderTypes;
  * Slices ({@link #userData()}, {@link #extendedData(int)}) share the cursor's buffer and are valid only as
  * long as the view; after the file is closed they throw {@link IllegalStateException}.
  *
- * <p>Field meaning per header kind (sources: {@code ../shared/docs/etw-formats.md} section 3.3-3.4):
+ * <p>Field meaning per header kind (sources: ntwmi.h, evntcons.h {@code EVENT_HEADER}):
  * <ul>
  * <li>Provider id: EVENT_HEADER ProviderId; EVENT_TRACE_HEADER / EVENT_INSTANCE_GUID_HEADER: the
  *     event-class GUID; SYSTEM / PERFINFO: the kernel group's GUID (hook id high byte); MESSAGE: the

@@ -8,7 +8,7 @@ import org.etw4j.format.TraceHeaderTypes;
  * <p>Enum constants: immutable and thread-safe. The 32- and 64-bit header types of a kind share one
  * constant ({@link EtlRecordView#headerType()} keeps the raw byte); the compact SYSTEM_TRACE_HEADER
  * (types 0x03/0x04) counts as {@link #SYSTEM_TRACE_HEADER}, as the corpus' expected facts do.
- * Source: {@code ../shared/docs/etw-formats.md} section 3.3.
+ * Source: ntwmi.h ({@code TRACE_HEADER_TYPE_*}, the header markers).
  */
 public enum HeaderKind {
     /** Kernel SYSTEM_TRACE_HEADER, full (0x01/0x02) or compact (0x03/0x04). */

@@ -9,7 +9,7 @@ import org.etw4j.Guid;
  * <p>Immutable table; thread-safe. The GUIDs are the kernel's MOF class GUIDs, {@code EVENT_TRACE_GROUP_*}
  * 0x00..0x1E in order, as dissect.etl {@code utils.py GROUP_GUID_MAP} lists them (names are its constant
  * names without the {@code Guid} suffix), including its sechost.dll rule that group 3 (Process) type 10
- * is an image load (group 20). Source: {@code ../shared/docs/etw-formats.md} section 3.3; the corpus'
+ * is an image load (group 20). Source: ntwmi.h {@code EVENT_TRACE_GROUP_*}; the corpus'
  * expected per-provider counts agree with this mapping. Groups past the table map to GUID_NULL.
  */
 final class KernelGroups {

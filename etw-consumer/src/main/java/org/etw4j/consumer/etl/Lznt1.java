@@ -2,7 +2,7 @@ package org.etw4j.consumer.etl;
 
 /**
  * Decoder for the MS-XCA LZNT1 format ({@code RtlCompressBuffer(COMPRESSION_FORMAT_LZNT1)}), which a 2017
- * blog reports xperf using for compressed .etl buffers ({@code ../shared/docs/etw-formats.md} section 3.2).
+ * blog reports xperf using for compressed .etl buffers.
  *
  * <p>Stateless; thread-safe; allocates nothing. Written from [MS-XCA] section 2.5 "LZNT1 Algorithm
  * Details" (2.5.1.4 "Data Elements", 2.5.3 "Processing Rules") and checked against its section 3.3 "LZNT1"

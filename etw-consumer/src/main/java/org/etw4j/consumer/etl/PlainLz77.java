@@ -5,7 +5,7 @@ package org.etw4j.consumer.etl;
  *
  * <p>Stateless; thread-safe. Written from the algorithm in [MS-XCA] section 2.4 ("Plain LZ77
  * Decompression"); that dissect.etl decompresses .etl buffers this way is noted in
- * {@code ../shared/docs/etw-formats.md} section 3.2, and the corpus' compressed files
+ * dissect.etl, and the corpus' compressed files
  * (perfview__net.4.5.2.x64.etl, perfview__smallEtlFile.etl) decode to exactly their SavedOffset.
  * Every read is bounds-checked: malformed input yields {@code -1}, never an exception or a loop.
  * {@link BufferCompression} chooses between this and {@link Lznt1} per buffer.

@@ -30,8 +30,8 @@ import org.etw4j.spi.RawEventRecord;
  * idempotent. A provisional buffer 0 is written at creation, so a file abandoned without close is still
  * readable up to the last buffer written. Memory: one buffer per processor seen.
  *
- * <p><b>Not verified on Windows.</b> The layout follows the recipe of {@code ../shared/docs/etw-formats.md}
- * section 3.8 (which mirrors real 64-bit files, section 3.5), and this project's pure-Java reader reads the
+ * <p><b>Not verified on Windows.</b> The layout mirrors real 64-bit files (a logfile-header
+ * record as evntrace.h's {@code TRACE_LOGFILE_HEADER}, buffers as ntwmi.h's {@code _WMI_BUFFER_HEADER}), and this project's pure-Java reader reads the
  * result back exactly; whether {@code tracerpt}, PerfView and WPA accept these files has NOT been checked (no
  * Windows host was available). Until it is, treat the files as readable by etw4j and plausible for Windows.
  *

@@ -8,7 +8,7 @@ import org.etw4j.format.TraceHeaderTypes;
  * Where the size and the timestamp of a stored record are, by header kind: what a writer must know to carry a
  * record it did not encode itself.
  *
- * <p>Stateless; static; allocation-free; thread-safe. Source: {@code ../shared/docs/etw-formats.md} section 3.3
+ * <p>Stateless; static; allocation-free; thread-safe. Source: ntwmi.h
  * (marker, size field and timestamp offset of every structured header; MESSAGE_TRACE_HEADER optional fields).
  */
 final class RecordLayouts {

@@ -4,7 +4,7 @@ import com.sun.jna.Callback;
 import com.sun.jna.Pointer;
 
 /**
- * {@code PENABLECALLBACK} (seed 000) as JNA sees it: ETW calls {@link #invoke} on its notification thread.
+ * {@code PENABLECALLBACK} (MS Learn, PENABLECALLBACK callback function) as JNA sees it: ETW calls {@link #invoke} on its notification thread.
  *
  * <p>Implementations must be thread-safe, return quickly and never throw: JNA would only print the exception,
  * and the caller is native code that cannot handle one. The JNA backend has exactly one implementation, held

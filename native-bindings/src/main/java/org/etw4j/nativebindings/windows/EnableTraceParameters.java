@@ -28,7 +28,7 @@ import org.etw4j.nativebindings.layout.EventFilterEventId;
  *   <li>{@link EventFilter.Custom}: the bytes as given, with their type (ETW hands them to the provider).</li>
  * </ul>
  * The SourceId is the parameters' own, else the session GUID, so a provider sees the same source id whichever
- * ETW runs it (seed 000: without one, the session's GUID).
+ * ETW runs it (MS Learn, PENABLECALLBACK callback function: without one, the session's GUID).
  */
 final class EnableTraceParameters {
     private static final long FILTER_DESCRIPTOR_BYTES = _EVENT_FILTER_DESCRIPTOR.layout().byteSize();

@@ -54,7 +54,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
         this.backend = backend;
         this.providerId = providerId;
         this.callback = callback;
-        this.id = REGISTRY.add(this); // before EventRegister: ETW may call back before it returns (seed 000)
+        this.id = REGISTRY.add(this); // before EventRegister: ETW may call back before it returns (MS Learn, PENABLECALLBACK callback function)
     }
 
     /**
@@ -171,7 +171,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
         try {
             buffers = WriteBuffers.current();
         } catch (OutOfMemoryError e) {
-            return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
+            return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (MS Learn, EventWrite function)
         }
         // The close protocol's write side: the thread's own mark (one fenced store, see WriteBuffers.enter), or,
         // for a write nested in another on this thread, the gate's shared counter. unregister() waits for both.
@@ -188,7 +188,7 @@ final class FfmProviderRegistration implements ProviderRegistration {
             Guid activity = activityId != null ? activityId : backend.activityIds().get();
             return buffers.writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
-            return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (seed 002)
+            return Win32Errors.ERROR_NOT_ENOUGH_MEMORY; // writes never throw (MS Learn, EventWrite function)
         } finally {
             if (marked) {
                 buffers.exit();

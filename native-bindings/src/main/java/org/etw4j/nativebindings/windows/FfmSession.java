@@ -250,7 +250,7 @@ final class FfmSession implements SessionControl {
             try {
                 status = control(EtwNative.EVENT_TRACE_CONTROL_STOP(), out);
             } finally {
-                backend.failures().reportPending(); // providers were told the session stopped (seed 000)
+                backend.failures().reportPending(); // providers were told the session stopped (MS Learn, PENABLECALLBACK callback function)
             }
             if (status != Win32Errors.ERROR_SUCCESS && status != Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND) {
                 throw Win32Errors.failure("ControlTraceW", status, "STOP session '" + name + "'");

@@ -5,7 +5,10 @@ import java.lang.foreign.MemorySegment;
 import org.etw4j.nativebindings.generated._EVENT_DATA_DESCRIPTOR;
 
 /**
- * {@code EventDataDescCreate} (evntprov.h), an inline function that jextract cannot bind: fills one
+ * Test helper (moved from main code, where nothing used it; the backend's WriteBuffers writes the descriptors
+ * through the generated layouts' offsets).
+ *
+ * <p>{@code EventDataDescCreate} (evntprov.h), an inline function that jextract cannot bind: fills one
  * {@code EVENT_DATA_DESCRIPTOR} with {@code Ptr} = the data's address, {@code Size}, {@code Reserved} = 0.
  *
  * <p>Stateless and thread-safe; allocates nothing (usable on the EventWrite hot path). The descriptor only

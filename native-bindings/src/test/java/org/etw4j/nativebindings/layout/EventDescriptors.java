@@ -5,7 +5,10 @@ import java.lang.foreign.MemorySegment;
 import org.etw4j.nativebindings.generated._EVENT_DESCRIPTOR;
 
 /**
- * {@code EventDescCreate} (evntprov.h), an inline function that jextract cannot bind: fills an
+ * Test helper (moved from main code, where nothing used it; the backend's WriteBuffers writes the descriptors
+ * through the generated layouts' offsets).
+ *
+ * <p>{@code EventDescCreate} (evntprov.h), an inline function that jextract cannot bind: fills an
  * {@code EVENT_DESCRIPTOR} field by field.
  *
  * <p>Stateless and thread-safe; allocates nothing.

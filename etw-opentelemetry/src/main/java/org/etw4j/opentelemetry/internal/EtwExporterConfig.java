@@ -1,11 +1,14 @@
-package org.etw4j.opentelemetry;
+package org.etw4j.opentelemetry.internal;
 
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import org.etw4j.Level;
+import org.etw4j.opentelemetry.EtwTarget;
+import org.etw4j.opentelemetry.OtelEtwSchema;
 
 /**
- * Reads the {@code otel.exporter.etw.*} properties into an {@link EtwTarget}. Stateless.
+ * Reads the {@code otel.exporter.etw.*} properties into an {@link EtwTarget}: autoconfiguration glue, in this
+ * unexported package with the providers that use it. Stateless.
  *
  * <ul>
  *   <li>{@code otel.exporter.etw.provider.name}: the TraceLogging provider name (default
@@ -15,15 +18,16 @@ import org.etw4j.Level;
  *       INFORMATIONAL)</li>
  * </ul>
  */
-final class EtwExporterConfig {
-    static final String PROVIDER_NAME = "otel.exporter.etw.provider.name";
-    static final String KEYWORD = "otel.exporter.etw.keyword";
-    static final String SPAN_LEVEL = "otel.exporter.etw.span.level";
+public final class EtwExporterConfig {
+    public static final String PROVIDER_NAME = "otel.exporter.etw.provider.name";
+    public static final String KEYWORD = "otel.exporter.etw.keyword";
+    public static final String SPAN_LEVEL = "otel.exporter.etw.span.level";
 
     private EtwExporterConfig() {
     }
 
-    static EtwTarget target(ConfigProperties config) {
+    /** The target the properties of {@code config} describe. */
+    public static EtwTarget target(ConfigProperties config) {
         EtwTarget.Builder b = EtwTarget.builder()
                 .providerName(config.getString(PROVIDER_NAME, OtelEtwSchema.DEFAULT_PROVIDER_NAME));
         String keyword = config.getString(KEYWORD);

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 
 /**
- * The hook for TDH decoding: {@code TdhGetEventInformation} on the record a callback is handling, giving the
+ * Test helper (moved from main code, where nothing used it): the hook for TDH decoding: {@code TdhGetEventInformation} on the record a callback is handling, giving the
  * {@code TRACE_EVENT_INFO} (schema: names, property descriptions) a decoder reads with the generated layouts,
  * {@code TrailingArrays.TRACE_EVENT_INFO_PROPERTIES} and {@code TdhSdkFields}.
  *
@@ -16,7 +16,7 @@ import java.lang.foreign.SegmentAllocator;
  * {@code RawEventRecord.eventInformation()}), which reuses one buffer per consumer and remembers ERROR_NOT_FOUND
  * ({@link TdhLookups}). This method is for callers that want an owned copy in memory of their choosing.
  */
-public final class Tdh {
+final class Tdh {
     /** {@code DECODING_SOURCE} values (tdh.h). */
     public static final int DECODING_SOURCE_XML_FILE = 0;
     public static final int DECODING_SOURCE_WBEM = 1;
@@ -34,7 +34,7 @@ public final class Tdh {
      * @throws org.etw4j.EtwException naming TdhGetEventInformation when TDH fails (e.g. ERROR_NOT_FOUND: no
      *                                schema for the event)
      */
-    public static MemorySegment eventInformation(EventRecordView record, SegmentAllocator allocator) {
+    static MemorySegment eventInformation(EventRecordView record, SegmentAllocator allocator) {
         MemorySegment info = record.tdh().eventInformation(record, record.hasTraceLoggingSchema());
         if (info == null) {
             throw Win32Errors.failure("TdhGetEventInformation", Win32Errors.ERROR_NOT_FOUND,

@@ -1,0 +1,42 @@
+package org.etw4j.consumer.decode;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.etw4j.Guid;
+
+/**
+ * Text forms of provider GUIDs nothing describes, with their "no schema" note: such events come by the thousand
+ * from one provider, and formatting the GUID each time was a good part of their cost. Bounded (a trace can name
+ * any number of providers); past the bound the text is built per call. Thread-safe.
+ */
+final class ProviderTexts {
+
+    /** A provider GUID's text and the "no schema" note naming it. */
+    private record ProviderText(String text, List<String> noSchemaNote) {
+    }
+
+    private final Map<Guid, ProviderText> texts = new ConcurrentHashMap<>();
+
+    private ProviderText of(Guid provider) {
+        ProviderText t = texts.get(provider);
+        if (t == null) {
+            String text = provider.toString();
+            t = new ProviderText(text, List.of("no schema for provider " + text));
+            if (texts.size() < 4096) {
+                texts.putIfAbsent(provider, t);
+            }
+        }
+        return t;
+    }
+
+    /** {@code provider.toString()}, cached. */
+    String text(Guid provider) {
+        return of(provider).text();
+    }
+
+    /** The note of an event whose provider nothing describes. */
+    List<String> noSchemaNote(Guid provider) {
+        return of(provider).noSchemaNote();
+    }
+}

@@ -1,0 +1,153 @@
+package org.etw4j.consumer.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No module reaches into another module's {@code internal} packages. JPMS enforces this only on the module path;
+ * Spark (etw-spark), the benchmarks and any class-path user run without it, so this test reads the sources of
+ * every module of the build (main and test) instead: a reference to {@code org.etw4j.consumer.internal} (or any
+ * other {@code org.etw4j...internal...} package) is allowed only in the module that declares that package.
+ */
+class InternalPackagesTest {
+
+    private static final Pattern INTERNAL = Pattern.compile("\\borg\\.etw4j(?:\\.[a-z0-9_]+)*\\.internal(?:\\.[a-z0-9_]+)*");
+    private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([a-z0-9_.]+)\\s*;");
+
+    /** The repository root: the parent of this module's directory, the one whose pom.xml lists the modules. */
+    private static Path root() {
+        Path root = Path.of("").toAbsolutePath().getParent();
+        assertTrue(Files.isRegularFile(root.resolve("pom.xml")) && Files.isDirectory(root.resolve("etw-consumer")),
+                "the build's root is beside etw-consumer: " + root);
+        return root;
+    }
+
+    /** The module directories of the build: those with a pom.xml and Java sources. */
+    private static List<Path> modules(Path root) throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : (Iterable<Path>) dirs.sorted()::iterator) {
+                if (Files.isRegularFile(d.resolve("pom.xml")) && Files.isDirectory(d.resolve("src"))) {
+                    out.add(d);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Path> javaFiles(Path module) {
+        Path src = module.resolve("src");
+        try (Stream<Path> files = Files.walk(src)) {
+            return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The internal packages each module declares in its main sources. */
+    private static Map<Path, Set<String>> declared(List<Path> modules) {
+        Map<Path, Set<String>> out = new TreeMap<>();
+        for (Path m : modules) {
+            Set<String> pkgs = new TreeSet<>();
+            for (Path f : javaFiles(m)) {
+                Matcher pm = PACKAGE.matcher(read(f));
+                if (f.startsWith(m.resolve("src/main")) && pm.find() && INTERNAL.matcher(pm.group(1)).matches()) {
+                    pkgs.add(pm.group(1));
+                }
+            }
+            out.put(m, pkgs);
+        }
+        return out;
+    }
+
+    /**
+     * The internal packages {@code source} names that its module does not own: a module owns the tree under each
+     * {@code ...internal} package it declares (declaring {@code org.etw4j.consumer.internal.schema} owns
+     * {@code org.etw4j.consumer.internal} and everything under it).
+     */
+    static List<String> foreignInternals(String source, Set<String> own) {
+        List<String> out = new ArrayList<>();
+        Matcher r = INTERNAL.matcher(source);
+        while (r.find()) {
+            String used = r.group();
+            if (own.stream().noneMatch(p -> internalRoot(p).equals(internalRoot(used)))) {
+                out.add(used);
+            }
+        }
+        return out;
+    }
+
+    /** {@code pkg} up to and including its first {@code .internal} segment. */
+    private static String internalRoot(String pkg) {
+        int i = pkg.indexOf(".internal");
+        return pkg.substring(0, i + ".internal".length());
+    }
+
+    @Test
+    void noModuleReferencesAnotherModulesInternalPackages() throws IOException {
+        Path root = root();
+        List<Path> modules = modules(root);
+        Map<Path, Set<String>> declared = declared(modules);
+        List<String> offences = new ArrayList<>();
+        for (Path m : modules) {
+            for (Path f : javaFiles(m)) {
+                for (String used : foreignInternals(read(f), declared.get(m))) {
+                    offences.add(root.relativize(f) + " uses " + used);
+                }
+            }
+        }
+        assertEquals(List.of(), offences, "internal packages are private to their module (class-path users such as"
+                + " Spark are not stopped by JPMS)");
+    }
+
+    /** The scan sees the modules that run on the class path, and finds the consumer's own internal package. */
+    @Test
+    void theScanCoversTheBuild() throws IOException {
+        Path root = root();
+        List<Path> modules = modules(root);
+        List<String> names = modules.stream().map(p -> p.getFileName().toString()).toList();
+        assertTrue(names.containsAll(List.of("etw-consumer", "etw-spark", "etw-cli", "etw-junit", "benchmarks",
+                "etw-api")), "modules found: " + names);
+        Set<String> consumer = declared(modules).get(root.resolve("etw-consumer"));
+        assertTrue(consumer.stream().anyMatch(p -> p.startsWith("org.etw4j.consumer.internal")),
+                "etw-consumer declares org.etw4j.consumer.internal packages: " + consumer);
+    }
+
+    /**
+     * The rule on made-up sources: Spark importing the consumer's internals is an offence, the consumer is not
+     * (the other module's name is split so that the scan of this file does not see it).
+     */
+    @Test
+    void aClassPathModuleImportingTheConsumersInternalsIsAnOffence() {
+        String source = "package org.etw4j.spark;\nimport org.etw4j.consumer.internal.schema.SchemaQuery;\n"
+                + "class X { org.etw4j.consumer.internal.FilePass pass; }\n";
+        assertEquals(List.of("org.etw4j.consumer.internal.schema", "org.etw4j.consumer.internal"),
+                foreignInternals(source, Set.of()));
+        assertEquals(List.of(), foreignInternals(source, Set.of("org.etw4j.consumer.internal.schema")));
+        assertEquals(List.of("org.etw4j.consumer.internal.schema", "org.etw4j.consumer.internal"),
+                foreignInternals(source, Set.of("org.etw4j" + ".opentelemetry.internal")));
+    }
+}
