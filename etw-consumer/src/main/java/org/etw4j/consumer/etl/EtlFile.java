@@ -184,7 +184,11 @@ public final class EtlFile implements AutoCloseable {
             throw new IllegalArgumentException("buffer range [" + firstBuffer + ", " + endBuffer + ") is not valid");
         }
         checkOpen();
-        InflateMemory memory = new InflateMemory(this);
+        return cursor(order, firstBuffer, endBuffer, filter, new InflateMemory(this));
+    }
+
+    /** {@link #cursor(EtlOrder, long, long, EtlBufferFilter)} with the given decompression bounds (tests). */
+    EtlCursor cursor(EtlOrder order, long firstBuffer, long endBuffer, EtlBufferFilter filter, InflateMemory memory) {
         if (order == EtlOrder.FILE) {
             return new MergingCursor(new RecordStream[] {
                 new RecordStream(this, -1, 0, memory, firstBuffer, endBuffer, filter)});
