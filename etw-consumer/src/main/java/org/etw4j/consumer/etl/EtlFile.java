@@ -59,6 +59,7 @@ public final class EtlFile implements AutoCloseable {
     private final int logicalBufferSize;
     private final boolean compressedMode;
     private final LongAdder warnings = new LongAdder();
+    private final LongAdder cursors = new LongAdder();
     private final AtomicBoolean closed = new AtomicBoolean();
     private long chainEnd;
     private long bufferCount;
@@ -152,6 +153,14 @@ public final class EtlFile implements AutoCloseable {
         return compressedMode;
     }
 
+    /**
+     * Cursors opened on this file so far: each is one read of the file or of a range of its buffers (for tests and
+     * diagnostics that count how often a client reads a file).
+     */
+    public long cursorCount() {
+        return cursors.sum();
+    }
+
     /** Problems skipped so far (while opening and by all cursors). */
     public long warningCount() {
         return warnings.sum();
@@ -184,6 +193,7 @@ public final class EtlFile implements AutoCloseable {
             throw new IllegalArgumentException("buffer range [" + firstBuffer + ", " + endBuffer + ") is not valid");
         }
         checkOpen();
+        cursors.increment();
         return cursor(order, firstBuffer, endBuffer, filter, new InflateMemory(this));
     }
 
