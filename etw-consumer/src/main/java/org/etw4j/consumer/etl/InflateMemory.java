@@ -60,6 +60,16 @@ final class InflateMemory {
         return Math.max(0, budget - spent);
     }
 
+    /** Bytes of inflation work counted so far (tests and fuzzing check it against {@link #budget()}). */
+    long spent() {
+        return spent;
+    }
+
+    /** The work bound of this cursor. */
+    long budget() {
+        return budget;
+    }
+
     /** Counts {@code bytes} of inflation work against the budget. */
     void spend(long bytes) {
         spent += bytes;
