@@ -45,7 +45,7 @@ public record TraceReport(EtlSummary summary, long fileBytes, EventRate rate, Cp
     }
 
     /**
-     * Reads an open file; {@code phase} hears the name of each step as it starts (one name for the model's two
+     * Reads an open file; {@code phase} hears the name of the step as it starts (one name, the model's, for its two
      * passes, which also count the summary and the records per second), for a progress line.
      */
     public static TraceReport read(EtlFile file, Consumer<String> phase) {
@@ -57,7 +57,7 @@ public record TraceReport(EtlSummary summary, long fileBytes, EventRate rate, Cp
      * {@code model}.
      */
     public static TraceReport read(EtlFile file, Consumer<String> phase, ReadProgress model) {
-        phase.accept("summary, events per second, processes, threads, images, samples and stacks");
+        phase.accept("processes, threads, images, samples and stacks"); // the summary and rate are counted alongside
         Counting counting = new Counting(file);
         CpuProfile cpu = TraceModel.read(List.of(file), model, counting).cpuProfile();
         return new TraceReport(counting.summary(), file.size(), counting.rate(), cpu);
