@@ -102,6 +102,8 @@ public final class EventStream implements AutoCloseable {
     private volatile long lostBySession;
     private final AtomicLong discarded = new AtomicLong();
     private final AtomicLong handlerErrors = new AtomicLong();
+    /** Handler errors logged without an onError handler: counted above, logged rate-limited. */
+    private final RateLimitedLog errorLog = new RateLimitedLog(LOG);
     // Losses and errors seen on the delivery thread, reported on the handler thread.
     private final AtomicLong pendingDropped = new AtomicLong();
     private final AtomicLong pendingSessionLost = new AtomicLong();
@@ -201,8 +203,9 @@ public final class EventStream implements AutoCloseable {
 
     /**
      * Runs {@code action} with exceptions thrown by handlers and errors reported by the source. Without any, they
-     * are logged (System.Logger {@code org.etw4j.consumer.EventStream}, WARNING). A handler that throws does not
-     * stop the stream.
+     * are logged (System.Logger {@code org.etw4j.consumer.EventStream}, WARNING; the first with its stack trace, then
+     * at most one line a minute with the count, while {@link EventStreamStatistics} counts every one). A handler that
+     * throws does not stop the stream.
      */
     public EventStream onError(Consumer<Throwable> action) {
         errorHandlers.add(Objects.requireNonNull(action, "action"));
@@ -495,14 +498,14 @@ public final class EventStream implements AutoCloseable {
 
     private void fireError(Throwable error) {
         if (errorHandlers.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "event stream over " + description + ": " + error, error);
+            errorLog.warn("event stream over " + description, error);
             return;
         }
         for (Consumer<Throwable> h : errorHandlers) {
             try {
                 h.accept(error);
             } catch (Throwable t) {
-                LOG.log(System.Logger.Level.WARNING, "onError handler of the event stream over " + description + " failed", t);
+                errorLog.warn("onError handler of the event stream over " + description + " failed", t);
             }
         }
     }

@@ -171,6 +171,22 @@ class EtwHandlerTest {
         assertEquals(List.of(ErrorManager.WRITE_FAILURE), codes);
     }
 
+    @Test
+    void anArgumentWhoseToStringRecursesForeverIsAFailedWrite() throws Exception {
+        // ../shared/hardening/repro_bridge_stackoverflow.sh: the StackOverflowError escaped log() before the fix.
+        Logger log = configure("/logging-etw.properties");
+        List<String> messages = new ArrayList<>();
+        List<Integer> codes = new ArrayList<>();
+        handler().setErrorManager(recording(messages, codes));
+        try (LogCapture cap = LogCapture.start(PROVIDER, org.etw4j.Level.VERBOSE, LoggingKeywords.MESSAGE)) {
+            org.junit.jupiter.api.Assertions.assertDoesNotThrow(
+                    () -> log.log(Level.INFO, "value {0}", LogCapture.RECURSING_TO_STRING));
+            cap.stop();
+        }
+        assertEquals(1, handler().statistics().errors());
+        assertEquals(List.of(ErrorManager.WRITE_FAILURE), codes);
+    }
+
     private static ErrorManager recording(List<String> messages, List<Integer> codes) {
         return new ErrorManager() {
             @Override

@@ -173,4 +173,19 @@ class EtwAppenderTest {
                 errors.get(0).getMessage());
         assertEquals("bad toString", errors.get(0).getThrowable().getMessage());
     }
+
+    @Test
+    void anArgumentWhoseToStringRecursesForeverIsAFailedWrite() throws Exception {
+        // ../shared/hardening/repro_bridge_stackoverflow.sh: the StackOverflowError escaped log.info() before the fix.
+        Logger log = configure("/logback-etw.xml");
+        try (LogCapture cap = LogCapture.start(PROVIDER, Level.VERBOSE, LoggingKeywords.MESSAGE)) {
+            org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> log.info("value {}", LogCapture.RECURSING_TO_STRING));
+            cap.stop();
+        }
+        assertEquals(1, appender().statistics().errors());
+        List<Status> errors = context.getStatusManager().getCopyOfStatusList().stream()
+                .filter(s -> s.getLevel() == Status.ERROR).toList();
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).getThrowable() instanceof StackOverflowError, errors.toString());
+    }
 }

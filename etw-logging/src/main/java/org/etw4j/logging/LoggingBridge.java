@@ -100,11 +100,16 @@ public final class LoggingBridge<R> implements AutoCloseable {
         return provider.isEnabled(level.etwLevel().value(), LoggingKeywords.ALL_WRITTEN);
     }
 
-    /** Writes {@code record} as one event carrying what the sessions ask for. Never throws. */
+    /**
+     * Writes {@code record} as one event carrying what the sessions ask for. Never throws: a failure, including a
+     * {@link StackOverflowError} from an argument whose {@code toString()} recurses forever (issue 22, item 9), is a
+     * failed write, counted and reported. The overflow is caught here, where the stack has unwound to the logging
+     * call's depth, so reporting it is safe; other {@link VirtualMachineError}s (out of memory) are not contained.
+     */
     public void log(LogLevel level, R record) {
         try {
             write(level, record);
-        } catch (RuntimeException | LinkageError e) {
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
             errors.increment();
             report(errors, "could not turn a log record into an ETW event", e);
         }

@@ -181,6 +181,24 @@ class LoggingBridgeTest {
     }
 
     @Test
+    void anArgumentWhoseToStringRecursesForeverIsAFailedWriteNotAStackOverflowInTheCaller() throws Exception {
+        // Failed before issue 22 item 9: the StackOverflowError came out of log() (only RuntimeException and
+        // LinkageError were caught).
+        String provider = "etw4j-Test-Core-Recurse";
+        List<Throwable> causes = new ArrayList<>();
+        try (LoggingBridge<Rec> bridge = LoggingBridge.open(provider, null, new RecAccess(), (m, e) -> causes.add(e))) {
+            try (LogCapture cap = LogCapture.start(provider, Level.VERBOSE, LoggingKeywords.MESSAGE)) {
+                bridge.log(LogLevel.WARNING, new Rec("l", "t", "t {}", new Object[] {LogCapture.RECURSING_TO_STRING},
+                        null, Map.of()));
+                bridge.log(LogLevel.WARNING, new Rec("l", "t", "after", new Object[0], null, Map.of()));
+                assertEquals(1, cap.stop().size(), "the next record is written");
+            }
+            assertEquals(new BridgeStatistics(1, 0, 1, 0), bridge.statistics());
+            assertTrue(causes.get(0) instanceof StackOverflowError, causes.toString());
+        }
+    }
+
+    @Test
     void anEventOverEtwsSizeLimitIsRefusedCountedAndReported() throws Exception {
         String provider = "etw4j-Test-Core-TooBig";
         Object[] args = new Object[40];

@@ -100,6 +100,17 @@ public final class HtmlReport {
             w.endArray().endObject();
         }
         w.endArray();
+        EventRate.Outliers out = rate.outliers();
+        w.name("outliers").beginObject();
+        w.member("count", out.count());
+        if (out.count() > 0) {
+            // As text: FILETIMEs are past the integers a JavaScript number holds exactly, and may be centuries away.
+            w.member("earliest", EtlSummary.formatFileTime(out.earliestFileTime()));
+            w.member("latest", EtlSummary.formatFileTime(out.latestFileTime()));
+            w.member("rangeStart", EtlSummary.formatFileTime(out.rangeStartFileTime()));
+            w.member("rangeEnd", EtlSummary.formatFileTime(out.rangeEndFileTime()));
+        }
+        w.endObject();
         w.endObject();
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.model.CpuProfile;
 import org.etw4j.consumer.model.ReadProgress;
@@ -15,9 +16,10 @@ import org.etw4j.consumer.model.TraceModel;
  * What the HTML report of one trace shows: the file's summary (header facts, providers), its records per time bucket
  * and its CPU samples with their stacks.
  *
- * <p>Immutable value; thread-safe. {@link #read(EtlFile, Consumer)} reads the file four times: the summary pass, the
- * rate pass, and {@link TraceModel}'s two passes. Memory is that of the parts: per provider, per bucket, and the
- * model's per process, thread, image and distinct stack.
+ * <p>Immutable value; thread-safe. {@link #read(EtlFile, Consumer)} reads the file twice, {@link TraceModel}'s two
+ * passes: the summary is counted during the first, the records per time bucket during the second (their range comes
+ * from the first; issue 20, target 3: it read the file four times before). Memory is that of the parts: per
+ * provider, per bucket, and the model's per process, thread, image and distinct stack.
  *
  * @param summary   the file's summary ({@code etw summary})
  * @param fileBytes the file's size in bytes
@@ -43,24 +45,58 @@ public record TraceReport(EtlSummary summary, long fileBytes, EventRate rate, Cp
     }
 
     /**
-     * Reads an open file; {@code phase} hears the name of each step as it starts ({@code summary},
-     * {@code events per second}, then one name for the model's two passes), for a progress line.
+     * Reads an open file; {@code phase} hears the name of the step as it starts (one name, the model's, for its two
+     * passes, which also count the summary and the records per second), for a progress line.
      */
     public static TraceReport read(EtlFile file, Consumer<String> phase) {
         return read(file, phase, ReadProgress.NONE);
     }
 
     /**
-     * Reads an open file as {@link #read(EtlFile, Consumer)}, and reports how far the model's two passes are (most of
-     * the time: the first two steps do not decode events) to {@code model}.
+     * Reads an open file as {@link #read(EtlFile, Consumer)}, and reports how far the model's two passes are to
+     * {@code model}.
      */
     public static TraceReport read(EtlFile file, Consumer<String> phase, ReadProgress model) {
-        phase.accept("summary");
-        EtlSummary summary = EtlSummary.of(file);
-        phase.accept("events per second");
-        EventRate rate = EventRate.of(file, summary, CHART_PROVIDERS);
-        phase.accept("processes, threads, images, samples and stacks");
-        CpuProfile cpu = TraceModel.read(List.of(file), model).cpuProfile();
-        return new TraceReport(summary, file.size(), rate, cpu);
+        phase.accept("processes, threads, images, samples and stacks"); // the summary and rate are counted alongside
+        Counting counting = new Counting(file);
+        CpuProfile cpu = TraceModel.read(List.of(file), model, counting).cpuProfile();
+        return new TraceReport(counting.summary(), file.size(), counting.rate(), cpu);
+    }
+
+    /** The summary during the model's first pass, the records per bucket during its second. Not thread-safe. */
+    private static final class Counting implements TraceModel.PassObserver {
+        private final EtlFile file;
+        private final EtlSummary.Counter summaryCounter = new EtlSummary.Counter();
+        private EtlSummary summary;
+        private EventRate.Counter rateCounter;
+
+        Counting(EtlFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public void record(int pass, EtlRecordView record) {
+            if (pass == 1) {
+                summaryCounter.add(record);
+            } else {
+                rateCounter.add(record);
+            }
+        }
+
+        @Override
+        public void passEnded(int pass) {
+            if (pass == 1) {
+                summary = summaryCounter.finish(file);
+                rateCounter = new EventRate.Counter(file.clock(), summary, CHART_PROVIDERS);
+            }
+        }
+
+        EtlSummary summary() {
+            return summary;
+        }
+
+        EventRate rate() {
+            return rateCounter.finish();
+        }
     }
 }

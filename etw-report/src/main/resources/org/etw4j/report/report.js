@@ -100,9 +100,14 @@
     var seconds = r.bucketHundredNs / 1e7;
     var own = series.filter(function (x) { return !x.others; }).length;
     $('rate-note').textContent = n === 0 ? 'The trace has no records.'
-      : 'Records per second in buckets of ' + duration(r.bucketHundredNs) + ' from the first record (' + n
+      : 'Records per second in buckets of ' + duration(r.bucketHundredNs) + ' from the first '
+        + (r.outliers && r.outliers.count > 0 ? 'plotted ' : '') + 'record (' + n
         + ' buckets; the last one may be partly filled), stacked by provider'
-        + (own < series.length ? ': the ' + own + ' busiest providers and the others together.' : '.');
+        + (own < series.length ? ': the ' + own + ' busiest providers and the others together.' : '.')
+        + (r.outliers && r.outliers.count > 0 ? ' Not plotted: ' + r.outliers.count + ' record'
+          + (r.outliers.count === 1 ? '' : 's') + ' with timestamps outside the trace\'s time range ('
+          + r.outliers.rangeStart + ' to ' + r.outliers.rangeEnd + ', from the logfile header widened by its length);'
+          + ' earliest ' + r.outliers.earliest + ', latest ' + r.outliers.latest + '.' : '');
     var legend = $('rate-legend');
     legend.textContent = '';
     series.forEach(function (s, i) {

@@ -22,9 +22,12 @@ class EventRateTest {
         "4000000, 20000",          // 400 ms would need 401 buckets of 1 ms: 2 ms
         "125820000, 500000",       // 12.582 s (perfview__net.4.5.2.x64.etl): 252 buckets of 50 ms
         "7990000000, 20000000",    // 799 s: 2 s
-        "8000000000, 50000000"     // 800 s: 5 s
+        "8000000000, 50000000",    // 800 s: 5 s
+        "143640000000, 500000000", // 3.99 h: 50 s (before issue 22 the series stopped at 1 h: 4 buckets of 1 h)
+        "8200000000000000, 50000000000000", // 26,000 years: 5 million s (an hour's buckets: 227 million of them)
+        "9223372036854775807, 50000000000000000" // the longest span a long holds
     })
-    void widthIsTheSmallestOfTheOneTwoFiveSeriesWithAtMost400Buckets(long duration, long width) {
+    void widthIsTheSmallestOfTheOneTwoFiveSeriesWithAtMost400BucketsForEverySpan(long duration, long width) {
         assertEquals(width, EventRate.bucketWidth(duration));
         assertTrue(duration / width + 1 <= EventRate.MAX_BUCKETS);
     }

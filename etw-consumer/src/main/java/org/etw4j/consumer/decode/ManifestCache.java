@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +33,15 @@ import org.etw4j.Guid;
  * and carries the SHA-256 of its payload: an entry that is truncated, corrupt or not what its name says is
  * ignored, the XML parsed, and the entry rewritten. A cache that cannot be read or written (read-only home,
  * full disk) only costs the parse; loading never fails because of it.
+ *
+ * <p><b>Trust</b> (issue 22, item 8: a huge entry or one linked to {@code /dev/zero} ran the reader out of memory,
+ * one linked to a FIFO hung it, and an entry edited with its checksum recomputed was used). The directory is
+ * created owner-only (POSIX {@code rwx------}); an entry is opened without following links and read only when it is
+ * a regular file of at most {@link #MAX_ENTRY_BYTES} bytes; and every entry carries an HMAC-SHA256 under a random
+ * key kept in the directory ({@value #KEY_FILE}, owner-only, 32 bytes, created on first write), over its header
+ * (which holds the manifest's SHA-256) and its payload, so an entry is only used when it was written by someone
+ * who could read that key. Where POSIX permissions exist, a key file that is not a regular file owned by the user
+ * with no group or other access turns the cache off for that load (the XML is parsed).
  *
  * <p><b>Writes</b> go to a temporary file in the same directory, then are renamed over the entry with
  * {@link StandardCopyOption#ATOMIC_MOVE}; a reader sees the old entry, the new one or none, never part of one.
@@ -58,11 +68,22 @@ public final class ManifestCache {
             FieldSpec.class, DataSpec.class, StructSpec.class, SizeRule.class, ValueMap.class, InType.class,
             OutType.class, SchemaSource.class, Guid.class);
 
+    /** Largest entry read: four times the largest manifest the parser accepts (entries are a fraction of it). */
+    static final long MAX_ENTRY_BYTES = 4L * ManifestParser.MAX_BYTES;
+    /** The file holding the directory's MAC key. */
+    static final String KEY_FILE = "key";
+    private static final int KEY_BYTES = 32;
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY_DIRECTORY =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------");
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY_FILE =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+
     private static final Object SHARED_LOCK = new Object();
     private static ManifestCache shared;
     private static volatile byte[] fingerprint;
 
     private final Path directory;
+    private volatile byte[] key;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -181,14 +202,22 @@ public final class ManifestCache {
         }
         byte[] digest = ManifestCacheCodec.sha256(xml);
         Path entry = directory.resolve(entryName(digest, code, source));
-        List<ProviderManifest> cached = read(entry, digest, code, source);
+        byte[] k = existingKey();
+        List<ProviderManifest> cached = k == null ? null : read(entry, digest, code, source, k);
         if (cached != null) {
             hits.increment();
             return cached;
         }
         misses.increment();
         List<ProviderManifest> parsed = ManifestParser.parse(xml, source);
-        write(entry, ManifestCacheCodec.encode(parsed, digest, code, source));
+        if (k == null) {
+            k = createKey();
+        }
+        if (k == null) {
+            writeFailures.increment();
+        } else {
+            write(entry, ManifestCacheCodec.encode(parsed, digest, code, source, k));
+        }
         return parsed;
     }
 
@@ -206,23 +235,161 @@ public final class ManifestCache {
                 : directory.resolve(entryName(ManifestCacheCodec.sha256(xml), code, source));
     }
 
-    private List<ProviderManifest> read(Path entry, byte[] digest, byte[] code, SchemaSource source) {
+    private List<ProviderManifest> read(Path entry, byte[] digest, byte[] code, SchemaSource source, byte[] k) {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(entry);
+            bytes = readRegularFile(entry, MAX_ENTRY_BYTES);
         } catch (NoSuchFileException e) {
+            return null;
+        } catch (NotUsable e) {
+            rejected.increment();
+            debug(() -> "manifest cache entry " + entry + " ignored: " + e.getMessage());
             return null;
         } catch (IOException | RuntimeException e) {
             debug(() -> "manifest cache entry " + entry + " not readable: " + e);
             return null;
         }
         try {
-            return ManifestCacheCodec.decode(bytes, digest, code, source);
+            return ManifestCacheCodec.decode(bytes, digest, code, source, k);
         } catch (ManifestCacheCodec.Rejected e) {
             rejected.increment();
             debug(() -> "manifest cache entry " + entry + " ignored: " + e.getMessage());
             return null;
         }
+    }
+
+    /** A file the cache does not read: a link, a device, a FIFO, a directory, too large, or not owner-only. */
+    private static final class NotUsable extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotUsable(String why) {
+            super(why);
+        }
+    }
+
+    /**
+     * The bytes of {@code file} when it is a regular file (not a link to one) of at most {@code max} bytes; checked
+     * before opening, so that a FIFO or device is never opened, and again on the open file.
+     */
+    private static byte[] readRegularFile(Path file, long max) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+                java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (!a.isRegularFile()) {
+            throw new NotUsable(a.isSymbolicLink() ? "a symbolic link (not followed)" : "not a regular file");
+        }
+        if (a.size() > max) {
+            throw new NotUsable(a.size() + " bytes, over the " + max + "-byte bound");
+        }
+        try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file, java.util.Set.of(
+                java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
+            long size = ch.size();
+            if (size > max) {
+                throw new NotUsable(size + " bytes, over the " + max + "-byte bound");
+            }
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) size + 1);
+            while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                // until the end, or one byte past the size seen (the file grew: not used)
+            }
+            if (buf.position() != size) {
+                throw new NotUsable("changed while it was read");
+            }
+            return Arrays.copyOf(buf.array(), (int) size);
+        }
+    }
+
+    /** The directory's MAC key when there is a usable one, else null. */
+    private byte[] existingKey() {
+        byte[] k = key;
+        if (k != null) {
+            return k;
+        }
+        Path file = directory.resolve(KEY_FILE);
+        try {
+            byte[] bytes = readRegularFile(file, KEY_BYTES);
+            if (bytes.length != KEY_BYTES || !ownerOnly(file)) {
+                debug(() -> "manifest cache key " + file + " not used: not " + KEY_BYTES + " owner-only bytes");
+                return null;
+            }
+            key = bytes;
+            return bytes;
+        } catch (IOException | RuntimeException e) {
+            if (!(e instanceof NoSuchFileException)) {
+                debug(() -> "manifest cache key " + file + " not used: " + e);
+            }
+            return null;
+        }
+    }
+
+    /** Creates the directory (owner-only) and its key when there is none; the key to use, or null. */
+    private byte[] createKey() {
+        Path file = directory.resolve(KEY_FILE);
+        Path tmp = null;
+        try {
+            createDirectory();
+            byte[] fresh = new byte[KEY_BYTES];
+            new java.security.SecureRandom().nextBytes(fresh);
+            tmp = createOwnerOnlyTemp();
+            Files.write(tmp, fresh);
+            try {
+                Files.move(tmp, file); // never over an existing key: another writer's is as good
+                tmp = null;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // another JVM made it first
+            }
+        } catch (IOException | RuntimeException e) {
+            debug(() -> "manifest cache key " + file + " not written: " + e);
+        } finally {
+            deleteQuietly(tmp);
+        }
+        return existingKey();
+    }
+
+    /** Whether {@code file} is owned by this user with no group or other access (true where POSIX is absent). */
+    private static boolean ownerOnly(Path file) throws IOException {
+        java.nio.file.attribute.PosixFileAttributeView view = Files.getFileAttributeView(file,
+                java.nio.file.attribute.PosixFileAttributeView.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (view == null) {
+            return true; // Windows: the user's profile directory's ACL protects it
+        }
+        java.nio.file.attribute.PosixFileAttributes a = view.readAttributes();
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> p = a.permissions();
+        if (!OWNER_ONLY_FILE.containsAll(p)) {
+            return false;
+        }
+        String me = System.getProperty("user.name");
+        return me == null || a.owner().getName().equals(me);
+    }
+
+    private void createDirectory() throws IOException {
+        if (Files.isDirectory(directory)) {
+            return;
+        }
+        if (directory.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.createDirectories(directory,
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
+        } else {
+            Files.createDirectories(directory);
+        }
+    }
+
+    private Path createOwnerOnlyTemp() throws IOException {
+        // Files.createTempFile is owner-only (rw-------) on POSIX file systems.
+        return Files.createTempFile(directory, ".entry-", ".tmp");
+    }
+
+    private static void deleteQuietly(Path tmp) {
+        if (tmp != null) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException | RuntimeException e) {
+                // best effort: a stray temporary file is ignored by readers
+            }
+        }
+    }
+
+    /** The directory's key (tests). */
+    byte[] keyForTests() {
+        return existingKey();
     }
 
     private void write(Path entry, byte[] bytes) {
@@ -231,8 +398,8 @@ public final class ManifestCache {
         }
         Path tmp = null;
         try {
-            Files.createDirectories(directory);
-            tmp = Files.createTempFile(directory, ".entry-", ".tmp");
+            createDirectory();
+            tmp = createOwnerOnlyTemp();
             Files.write(tmp, bytes);
             Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             tmp = null;

@@ -26,13 +26,16 @@ import org.etw4j.Guid;
  *
  * <p>Entry layout (big-endian): {@code "ETW4JMC\0"}, u32 {@link #FORMAT_VERSION}, 32 bytes SHA-256 of the
  * manifest XML, 32 bytes code fingerprint ({@link ManifestCache}), u8 {@link SchemaSource} ordinal, u32 payload
- * length, 32 bytes SHA-256 of the payload, payload. {@link #decode} accepts an entry only when every header
- * field matches what the caller expects, the length is exact and the payload hashes to the stored digest; any
- * other entry (truncated, corrupt, from another manifest or another etw4j build) is rejected, never half-read.
+ * length, 32 bytes HMAC-SHA256 of everything before it and of the payload under the cache's own key, payload.
+ * {@link #decode} accepts an entry only when every header field matches what the caller expects, the length is
+ * exact and the MAC matches; any other entry (truncated, corrupt, from another manifest or another etw4j build,
+ * or edited by someone without the key) is rejected, never half-read. The MAC binds the payload to the manifest
+ * digest in the header: a plain SHA-256 of the payload (format 1) only caught corruption, and an entry edited with
+ * its digest recomputed was accepted (issue 22, item 8; ../shared/hardening/poison_manifest_cache.py).
  */
 final class ManifestCacheCodec {
     /** Bumped whenever the layout below changes (the code fingerprint also changes then). */
-    static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 2;
     private static final byte[] MAGIC = "ETW4JMC\0".getBytes(StandardCharsets.US_ASCII);
     private static final int DIGEST = 32;
     static final int HEADER_SIZE = MAGIC.length + 4 + DIGEST + DIGEST + 1 + 4 + DIGEST;
@@ -59,7 +62,7 @@ final class ManifestCacheCodec {
      * unpaired surrogate): such a manifest is not cached rather than cached differently.
      */
     static byte[] encode(List<ProviderManifest> providers, byte[] manifestDigest, byte[] fingerprint,
-                         SchemaSource source) {
+                         SchemaSource source, byte[] key) {
         Writer w = new Writer();
         try {
             w.providers(providers);
@@ -69,8 +72,12 @@ final class ManifestCacheCodec {
         byte[] payload = w.payload();
         ByteBuffer out = ByteBuffer.allocate(HEADER_SIZE + payload.length);
         out.put(MAGIC).putInt(FORMAT_VERSION).put(manifestDigest).put(fingerprint).put((byte) source.ordinal())
-                .putInt(payload.length).put(sha256(payload)).put(payload);
-        return out.array();
+                .putInt(payload.length);
+        int macAt = out.position();
+        out.put(new byte[DIGEST]).put(payload);
+        byte[] entry = out.array();
+        System.arraycopy(mac(key, entry), 0, entry, macAt, DIGEST);
+        return entry;
     }
 
     private static final class NotExact extends RuntimeException {
@@ -245,7 +252,7 @@ final class ManifestCacheCodec {
      * @throws Rejected when the entry is not exactly one written by {@link #encode} for these expectations
      */
     static List<ProviderManifest> decode(byte[] entry, byte[] manifestDigest, byte[] fingerprint,
-                                         SchemaSource source) throws Rejected {
+                                         SchemaSource source, byte[] key) throws Rejected {
         if (entry.length < HEADER_SIZE) {
             throw new Rejected("entry of " + entry.length + " bytes is shorter than its " + HEADER_SIZE
                     + "-byte header");
@@ -275,9 +282,8 @@ final class ManifestCacheCodec {
         }
         byte[] stored = new byte[DIGEST];
         b.get(stored);
-        byte[] actual = sha256(ByteBuffer.wrap(entry, HEADER_SIZE, length));
-        if (!MessageDigest.isEqual(stored, actual)) {
-            throw new Rejected("payload does not match its SHA-256 (corrupt)");
+        if (!MessageDigest.isEqual(stored, mac(key, entry))) {
+            throw new Rejected("entry does not match its MAC (corrupt, or written with another key)");
         }
         try {
             List<ProviderManifest> result = new Reader(b).providers();
@@ -421,6 +427,21 @@ final class ManifestCacheCodec {
 
         private Guid guid() {
             return new Guid(b.getLong(), b.getLong());
+        }
+    }
+
+    /** HMAC-SHA256 under {@code key} of an entry's bytes with its MAC field taken as zeros. */
+    static byte[] mac(byte[] key, byte[] entry) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            int macAt = HEADER_SIZE - DIGEST;
+            mac.update(entry, 0, macAt);
+            mac.update(new byte[DIGEST]);
+            mac.update(entry, HEADER_SIZE, entry.length - HEADER_SIZE);
+            return mac.doFinal();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("every JDK has HmacSHA256 (javax.crypto.Mac)", e);
         }
     }
 

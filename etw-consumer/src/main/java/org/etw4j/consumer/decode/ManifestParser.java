@@ -265,7 +265,7 @@ public final class ManifestParser {
                                 own.put(o.getAttribute("name"), opcode(o, strings));
                             }
                         }
-                        tasks.put(t.getAttribute("name"), new Task(parseInt(t.getAttribute("value"), 0),
+                        tasks.put(t.getAttribute("name"), new Task(field(t, "value", 0xFFFF, "task"),
                                 display(t, strings), own));
                     }
                 }
@@ -314,11 +314,11 @@ public final class ManifestParser {
                                      Map<String, ValueMap> maps, Map<String, String> strings, SchemaSource source)
             throws IOException {
         int id = parseInt(e.getAttribute("value"), -1);
-        if (id < 0) {
+        if (id < 0 || id > 0xFFFF) {
             throw new IOException("provider '" + providerName + "': event without a valid value: '"
                     + e.getAttribute("value") + "'");
         }
-        int version = parseInt(e.getAttribute("version"), 0);
+        int version = field(e, "version", 0xFF, "event " + id);
         String taskAttr = attr(e, "task");
         String opcodeAttr = attr(e, "opcode");
         Task task = taskAttr == null ? null : tasks.get(taskAttr);
@@ -397,8 +397,25 @@ public final class ManifestParser {
         return fields;
     }
 
-    private static Opcode opcode(Element o, Map<String, String> strings) {
-        return new Opcode(parseInt(o.getAttribute("value"), 0), display(o, strings));
+    private static Opcode opcode(Element o, Map<String, String> strings) throws IOException {
+        return new Opcode(field(o, "value", 0xFF, "opcode '" + o.getAttribute("name") + "'"), display(o, strings));
+    }
+
+    /**
+     * An attribute that is a field of EVENT_DESCRIPTOR (evntprov.h: Id and Task USHORT, Version and Opcode UCHAR):
+     * absent is 0, a value outside {@code 0..max} is refused (issue 25, item 6: {@code <opcode value="750">} was
+     * accepted and made an event no record can carry).
+     */
+    private static int field(Element e, String name, int max, String what) throws IOException {
+        String text = attr(e, name);
+        if (text == null || text.isBlank()) {
+            return 0;
+        }
+        long v = parseLong(text, -1);
+        if (v < 0 || v > max) {
+            throw new IOException(what + ": " + name + " '" + text + "' is not a number in 0.." + max);
+        }
+        return (int) v;
     }
 
     /** The localized message when there is one, else the name. */

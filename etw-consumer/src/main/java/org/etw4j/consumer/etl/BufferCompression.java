@@ -19,12 +19,13 @@ package org.etw4j.consumer.etl;
  * need the signature, every match would have to stay inside its chunk and every chunk but the last would have
  * to decode to exactly 4096 bytes. So the corpus exercises only the Plain LZ77 branch.
  *
- * <p>Either way the whole compressed stream is decoded (up to the logical buffer size), not just up to the
- * header's data end, as dissect.etl does ({@code etl.py Buffer.data} decompresses all the stored bytes): data
- * past the end fields is then reported by the buffer walk instead of being dropped unseen. That the compressed
- * stream covers the buffer's records, {@code [0x48, data end)}, is what the corpus' Plain LZ77 files show; for
- * LZNT1 it is an assumption carried over from them, as is the buffer layout (the 0x48-byte header, then the
- * compressed bytes, BufferSize = stored size).
+ * <p>Either way the stream is decoded up to the header's data end and on to the next 4 KiB boundary (a whole LZNT1
+ * chunk), within the cursor's bounds on memory, ratio and work ({@link InflateMemory}); bytes decoded past the data
+ * end must be padding, and the buffer walk reports any that are not. (Until issue 22 the whole stream was decoded up
+ * to the logical buffer size, as dissect.etl does ({@code etl.py Buffer.data} decompresses all the stored bytes);
+ * that let an 87-byte buffer cost 64 MiB of work.) That the compressed stream covers the buffer's records,
+ * {@code [0x48, data end)}, is what the corpus' Plain LZ77 files show; for LZNT1 it is an assumption carried over
+ * from them, as is the buffer layout (the 0x48-byte header, then the compressed bytes, BufferSize = stored size).
  */
 enum BufferCompression {
     /** [MS-XCA] section 2.3/2.4 Plain LZ77 ("LZXPRESS"): the corpus' compressed files. */

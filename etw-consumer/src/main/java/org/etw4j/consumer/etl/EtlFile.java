@@ -59,6 +59,7 @@ public final class EtlFile implements AutoCloseable {
     private final int logicalBufferSize;
     private final boolean compressedMode;
     private final LongAdder warnings = new LongAdder();
+    private final LongAdder cursors = new LongAdder();
     private final AtomicBoolean closed = new AtomicBoolean();
     private long chainEnd;
     private long bufferCount;
@@ -152,6 +153,14 @@ public final class EtlFile implements AutoCloseable {
         return compressedMode;
     }
 
+    /**
+     * Cursors opened on this file so far: each is one read of the file or of a range of its buffers (for tests and
+     * diagnostics that count how often a client reads a file).
+     */
+    public long cursorCount() {
+        return cursors.sum();
+    }
+
     /** Problems skipped so far (while opening and by all cursors). */
     public long warningCount() {
         return warnings.sum();
@@ -184,7 +193,12 @@ public final class EtlFile implements AutoCloseable {
             throw new IllegalArgumentException("buffer range [" + firstBuffer + ", " + endBuffer + ") is not valid");
         }
         checkOpen();
-        InflateMemory memory = new InflateMemory(this);
+        cursors.increment();
+        return cursor(order, firstBuffer, endBuffer, filter, new InflateMemory(this));
+    }
+
+    /** {@link #cursor(EtlOrder, long, long, EtlBufferFilter)} with the given decompression bounds (tests). */
+    EtlCursor cursor(EtlOrder order, long firstBuffer, long endBuffer, EtlBufferFilter filter, InflateMemory memory) {
         if (order == EtlOrder.FILE) {
             return new MergingCursor(new RecordStream[] {
                 new RecordStream(this, -1, 0, memory, firstBuffer, endBuffer, filter)});

@@ -83,15 +83,29 @@ public record EtlSummary(
 
     /** Summarizes an open file with one file-order pass. */
     public static EtlSummary of(EtlFile file) {
-        int kinds = HeaderKind.count();
-        long[] byKind = new long[kinds];
-        ProviderTally tally = new ProviderTally();
-        long total = 0;
-        long minTs = Long.MAX_VALUE;
-        long maxTs = Long.MIN_VALUE;
+        Counter counter = new Counter();
         EtlCursor cursor = file.cursor(EtlOrder.FILE);
         while (cursor.advance()) {
-            EtlRecordView r = cursor.record();
+            counter.add(cursor.record());
+        }
+        return counter.finish(file);
+    }
+
+    /**
+     * Counts what a summary shows, one {@link #add} per record of a pass over a whole file (in any order), so that a
+     * client making a pass anyway (the HTML report during the model's first pass) needs none of its own.
+     *
+     * <p>Not thread-safe; one per pass. Allocates nothing per record except a provider's name once.
+     */
+    public static final class Counter {
+        private final long[] byKind = new long[HeaderKind.count()];
+        private final ProviderTally tally = new ProviderTally();
+        private long total;
+        private long minTs = Long.MAX_VALUE;
+        private long maxTs = Long.MIN_VALUE;
+
+        /** Counts one record. */
+        public void add(EtlRecordView r) {
             HeaderKind kind = r.kind();
             total++;
             byKind[kind.ordinal()]++;
@@ -103,37 +117,43 @@ public record EtlSummary(
                 tally.name(slot, traceLoggingProviderName(r));
             }
         }
-        Map<HeaderKind, Long> kindMap = new EnumMap<>(HeaderKind.class);
-        for (int k = 0; k < kinds; k++) {
-            if (byKind[k] != 0) {
-                kindMap.put(HeaderKind.byOrdinal(k), byKind[k]);
-            }
-        }
-        List<ProviderSummary> providers = new ArrayList<>();
-        for (int slot = 0; slot < tally.capacity(); slot++) {
-            if (!tally.used(slot)) {
-                continue;
-            }
-            Map<HeaderKind, Long> perKind = new EnumMap<>(HeaderKind.class);
-            long sum = 0;
+
+        /** The summary of {@code file} from the records counted (its warnings: those the file counted so far). */
+        public EtlSummary finish(EtlFile file) {
+            int kinds = byKind.length;
+            Map<HeaderKind, Long> kindMap = new EnumMap<>(HeaderKind.class);
             for (int k = 0; k < kinds; k++) {
-                long c = tally.count(slot, k);
-                if (c != 0) {
-                    perKind.put(HeaderKind.byOrdinal(k), c);
-                    sum += c;
+                if (byKind[k] != 0) {
+                    kindMap.put(HeaderKind.byOrdinal(k), byKind[k]);
                 }
             }
-            String name = tally.name(slot);
-            if (name == null) {
-                name = KernelGroups.nameOf(tally.msb(slot), tally.lsb(slot));
+            List<ProviderSummary> providers = new ArrayList<>();
+            for (int slot = 0; slot < tally.capacity(); slot++) {
+                if (!tally.used(slot)) {
+                    continue;
+                }
+                Map<HeaderKind, Long> perKind = new EnumMap<>(HeaderKind.class);
+                long sum = 0;
+                for (int k = 0; k < kinds; k++) {
+                    long c = tally.count(slot, k);
+                    if (c != 0) {
+                        perKind.put(HeaderKind.byOrdinal(k), c);
+                        sum += c;
+                    }
+                }
+                String name = tally.name(slot);
+                if (name == null) {
+                    name = KernelGroups.nameOf(tally.msb(slot), tally.lsb(slot));
+                }
+                providers.add(new ProviderSummary(new Guid(tally.msb(slot), tally.lsb(slot)), name, sum, perKind));
             }
-            providers.add(new ProviderSummary(new Guid(tally.msb(slot), tally.lsb(slot)), name, sum, perKind));
+            providers.sort(Comparator.comparingLong(ProviderSummary::records).reversed()
+                    .thenComparing(ProviderSummary::id));
+            EtlClock clock = file.clock();
+            return new EtlSummary(file.name(), file.header(), total, kindMap, providers,
+                    total == 0 ? 0 : clock.toFileTime(minTs), total == 0 ? 0 : clock.toFileTime(maxTs),
+                    file.warningCount());
         }
-        providers.sort(Comparator.comparingLong(ProviderSummary::records).reversed()
-                .thenComparing(ProviderSummary::id));
-        EtlClock clock = file.clock();
-        return new EtlSummary(file.name(), file.header(), total, kindMap, providers,
-                total == 0 ? 0 : clock.toFileTime(minTs), total == 0 ? 0 : clock.toFileTime(maxTs), file.warningCount());
     }
 
     /** The provider name in a TraceLogging event's PROV_TRAITS item, or null. */

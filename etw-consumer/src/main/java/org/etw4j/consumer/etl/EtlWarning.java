@@ -38,7 +38,13 @@ public record EtlWarning(Kind kind, String file, long fileOffset, long bufferInd
          * marker, or too few for a record header. The offset is that of the first such byte (for compressed
          * buffers, the buffer's offset, and the message names the offset inside the decompressed buffer).
          */
-        DATA_PAST_END
+        DATA_PAST_END,
+        /**
+         * A compressed buffer meets one of the reader's bounds on decompression (memory, compression ratio, work
+         * per file: see docs/hardening.md); it is decoded only as far as the bound allows, or skipped, and the
+         * message says which bound and how many bytes were not decoded.
+         */
+        INFLATION_LIMIT
     }
 
     @Override

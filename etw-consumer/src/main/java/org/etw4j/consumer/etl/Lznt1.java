@@ -146,16 +146,7 @@ final class Lznt1 {
                     return fail(tooLong, in - srcFrom);
                 }
                 in += 2;
-                if (displacement >= length) {
-                    System.arraycopy(dst, out - displacement, dst, out, length);
-                    out += length;
-                } else {
-                    // The match overlaps what it writes: copy forward byte by byte ([MS-XCA] 2.5.3).
-                    for (int i = 0; i < length; i++) {
-                        dst[out] = dst[out - displacement];
-                        out++;
-                    }
-                }
+                out = Overlap.copyMatch(dst, out, displacement, length);
             }
         }
         return out;

@@ -101,16 +101,7 @@ final class PlainLz77 {
             }
             // A match running past the wanted size is cut there: bytes beyond it are never read.
             length = Math.min(length, outEnd - out);
-            if (offset >= length) {
-                System.arraycopy(dst, out - offset, dst, out, length);
-                out += length;
-            } else {
-                // Overlapping: the match repeats the last `offset` bytes, so it must be copied forward byte by byte.
-                for (int i = 0; i < length; i++) {
-                    dst[out] = dst[out - offset];
-                    out++;
-                }
-            }
+            out = Overlap.copyMatch(dst, out, offset, length);
         }
         return out - dstFrom;
     }

@@ -142,40 +142,80 @@ final class RecordStream {
         compressedBuffer = b.compressed;
         compression = null;
         if (b.compressed) {
-            // The whole stream is decoded, up to the logical buffer size: data past the header's end fields is
-            // then seen (and reported by the walk) rather than left undecoded (BufferCompression).
-            int capacity = file.logicalBufferSize();
-            if (inflated == null || inflated.length < capacity) {
-                inflated = memory.grow(inflated, capacity, b.offset, b.index);
-                inflatedView = ByteBuffer.wrap(inflated).order(ByteOrder.LITTLE_ENDIAN);
+            return loadCompressed(b);
+        }
+        buffer = file.slice(b.offset, b.available);
+        limit = b.available;
+        end = Math.min(b.dataEnd, b.available);
+        nextPos = HEADER;
+        return true;
+    }
+
+    /**
+     * Decompresses a buffer up to its data end, and on to the next 4 KiB boundary (an LZNT1 chunk; bytes there must
+     * be padding, and the walk reports any that are not), within the cursor's {@link InflateMemory} bounds: a buffer
+     * that would exceed one (ratio, work, memory) is skipped with an {@link EtlWarning.Kind#INFLATION_LIMIT} warning
+     * before anything is decoded.
+     */
+    private boolean loadCompressed(BufferInfo b) {
+        int announced = b.dataEnd - HEADER;
+        int stored = b.available - HEADER;
+        int room = (int) Math.min(file.logicalBufferSize() - HEADER,
+                ((long) announced + Lznt1.CHUNK - 1) / Lznt1.CHUNK * Lznt1.CHUNK);
+        String cut = null;
+        long plausible = (long) InflateMemory.MAX_RATIO * stored;
+        if (room > plausible) {
+            if (announced > plausible) {
+                cut = "it announces " + announced + " bytes of data from " + stored + " stored bytes, more than "
+                        + InflateMemory.MAX_RATIO + " to 1 (the reader's bound on one buffer's compression ratio)";
             }
-            // One bulk copy out of the mapping; decoding from an array is several times faster.
-            byte[] compressed = memory.scratch(b.available);
-            file.slice(b.offset, b.available).get(0, compressed, 0, b.available);
-            System.arraycopy(compressed, 0, inflated, 0, HEADER);
-            int expected = b.dataEnd - HEADER;
-            long answer = BufferCompression.inflate(compressed, HEADER, b.available, inflated, HEADER, capacity - HEADER,
-                    expected);
-            compression = BufferCompression.format(answer);
-            if (compression == null) {
-                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, BufferCompression.whyNotDecodable(
-                        compressed, HEADER, b.available, inflated, HEADER, capacity - HEADER, expected)
+            room = (int) plausible;
+        }
+        long left = memory.budgetLeft();
+        if (room > left) {
+            if (announced > left) {
+                cut = memory.budgetSpent();
+            }
+            room = (int) left;
+        }
+        if (cut != null) {
+            file.warn(EtlWarning.Kind.INFLATION_LIMIT, b.offset, b.index, cut + "; the buffer's " + announced
+                    + " bytes of data are not decoded and its records are skipped");
+            return false;
+        }
+        int capacity = HEADER + room;
+        if (inflated == null || inflated.length < capacity) {
+            byte[] grown = memory.grow(inflated, capacity);
+            if (grown == null) {
+                file.warn(EtlWarning.Kind.INFLATION_LIMIT, b.offset, b.index, memory.refusal(inflated, capacity)
                         + "; the buffer's records are skipped");
                 return false;
             }
-            int produced = BufferCompression.produced(answer);
-            buffer = inflatedView;
-            limit = HEADER + produced;
-            end = Math.min(b.dataEnd, limit);
-            if (produced < expected) {
-                file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, compression + " data ends after "
-                        + produced + " of the " + expected + " bytes the buffer header announces (data end 0x"
-                        + Integer.toHexString(b.dataEnd) + "); the records it holds are read");
-            }
-        } else {
-            buffer = file.slice(b.offset, b.available);
-            limit = b.available;
-            end = Math.min(b.dataEnd, b.available);
+            inflated = grown;
+            inflatedView = ByteBuffer.wrap(inflated).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        // One bulk copy out of the mapping; decoding from an array is several times faster.
+        byte[] compressed = memory.scratch(b.available);
+        file.slice(b.offset, b.available).get(0, compressed, 0, b.available);
+        System.arraycopy(compressed, 0, inflated, 0, HEADER);
+        long answer = BufferCompression.inflate(compressed, HEADER, b.available, inflated, HEADER, room, announced);
+        compression = BufferCompression.format(answer);
+        if (compression == null) {
+            memory.spend(room);
+            file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, BufferCompression.whyNotDecodable(
+                    compressed, HEADER, b.available, inflated, HEADER, room, announced)
+                    + "; the buffer's records are skipped");
+            return false;
+        }
+        int produced = BufferCompression.produced(answer);
+        memory.spend(produced);
+        buffer = inflatedView;
+        limit = HEADER + produced;
+        end = Math.min(b.dataEnd, limit);
+        if (produced < announced) {
+            file.warn(EtlWarning.Kind.BAD_COMPRESSED_DATA, b.offset, b.index, compression + " data ends after "
+                    + produced + " of the " + announced + " bytes the buffer header announces (data end 0x"
+                    + Integer.toHexString(b.dataEnd) + "); the records it holds are read");
         }
         nextPos = HEADER;
         return true;

@@ -97,11 +97,37 @@ public final class TraceModel {
      * thread, every 4096 records and at the end of each pass); the files stay open.
      */
     public static TraceModel read(List<EtlFile> files, ReadProgress progress) {
+        return read(files, progress, (pass, record) -> { });
+    }
+
+    /**
+     * Sees the records of the model's two passes as they go by, so that a client that needs a pass of its own (a
+     * summary, a count per time bucket) can make it during the model's instead of reading the files again.
+     *
+     * <p>Called on the reading thread; must not throw.
+     */
+    @FunctionalInterface
+    public interface PassObserver {
+        /** One record of pass {@code pass} (1, then 2), in time order; the view is valid during the call only. */
+        void record(int pass, EtlRecordView record);
+
+        /** Pass {@code pass} has handed out its last record. */
+        default void passEnded(int pass) {
+        }
+    }
+
+    /**
+     * Reads {@code files} as {@link #read(List, ReadProgress)} does, handing every record of both passes to
+     * {@code observer} too (each pass reads every record of the files).
+     */
+    public static TraceModel read(List<EtlFile> files, ReadProgress progress, PassObserver observer) {
         java.util.Objects.requireNonNull(progress, "progress");
+        java.util.Objects.requireNonNull(observer, "observer");
         int[] pass = {0};
         return read(each -> {
             int p = ++pass[0];
-            passOver(files, each, f -> progress.update(p, 2, f));
+            passOver(files, v -> observer.record(p, v), each, f -> progress.update(p, 2, f));
+            observer.passEnded(p);
         });
     }
 
@@ -112,6 +138,12 @@ public final class TraceModel {
      */
     static void passOver(List<EtlFile> files, java.util.function.Consumer<RawEventRecord> each,
                          java.util.function.DoubleConsumer fraction) {
+        passOver(files, v -> { }, each, fraction);
+    }
+
+    private static void passOver(List<EtlFile> files, java.util.function.Consumer<EtlRecordView> view,
+                                 java.util.function.Consumer<RawEventRecord> each,
+                                 java.util.function.DoubleConsumer fraction) {
         EtlRecordEvent r = new EtlRecordEvent();
         ReadFraction done = new ReadFraction(files);
         EtlCursor c = cursor(files);
@@ -121,6 +153,7 @@ public final class TraceModel {
             if ((++n & 0xFFF) == 0) {
                 fraction.accept(done.at(v));
             }
+            view.accept(v);
             each.accept(r.of(v));
         }
         fraction.accept(1.0);

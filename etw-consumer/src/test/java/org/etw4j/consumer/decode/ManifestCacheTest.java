@@ -94,8 +94,8 @@ class ManifestCacheTest {
         cache.load(man);
         assertEquals(1, cache.statistics().hits());
         try (Stream<Path> s = Files.list(dir)) {
-            List<Path> files = s.toList();
-            assertEquals(1, files.size(), "one entry, no temporary file left: " + files);
+            List<Path> files = s.filter(f -> !f.getFileName().toString().equals(ManifestCache.KEY_FILE)).toList();
+            assertEquals(1, files.size(), "one entry (beside the key), no temporary file left: " + files);
             assertTrue(Files.size(files.get(0)) < Files.size(man), "the entry is smaller than the XML");
         }
     }
@@ -206,17 +206,19 @@ class ManifestCacheTest {
         byte[] code = ManifestCache.fingerprint();
         assertNotNull(code, "the class files are readable, so the cache is on");
         byte[] digest = ManifestCacheCodec.sha256(SMALL);
+        Path entry = goodEntry(dir);
+        byte[] key = ManifestCache.at(dir).keyForTests();
+        assertNotNull(key);
         // Another manifest's valid entry under this manifest's name (as a collision or a copy would put it).
         byte[] wrongManifest = ManifestCacheCodec.encode(ManifestParser.parse(other, SchemaSource.MANIFEST),
-                ManifestCacheCodec.sha256(other), code, SchemaSource.MANIFEST);
+                ManifestCacheCodec.sha256(other), code, SchemaSource.MANIFEST, key);
         // This manifest's entry as another etw4j build wrote it (same name only if the fingerprints collide).
         byte[] otherCode = code.clone();
         otherCode[31] ^= 1;
         byte[] wrongBuild = ManifestCacheCodec.encode(ManifestParser.parse(other, SchemaSource.MANIFEST), digest,
-                otherCode, SchemaSource.MANIFEST);
+                otherCode, SchemaSource.MANIFEST, key);
         byte[] wrongSource = ManifestCacheCodec.encode(ManifestParser.parse(other, SchemaSource.MANIFEST), digest,
-                code, SchemaSource.BUILT_IN);
-        Path entry = goodEntry(dir);
+                code, SchemaSource.BUILT_IN, key);
         byte[] good = Files.readAllBytes(entry);
         assertIgnoredAndRewritten(dir, entry, good, wrongManifest, "another manifest's entry");
         assertIgnoredAndRewritten(dir, entry, good, wrongBuild, "another build's entry");
@@ -268,17 +270,23 @@ class ManifestCacheTest {
 
     @Test
     void locationFollowsPropertyThenEnvironmentThenXdgThenHome() {
-        Path home = Path.of("/home/u");
-        assertEquals(Path.of("/p"), ManifestCache.configuredDirectory("/p", "/e", "/x", "/home/u"));
-        assertEquals(Path.of("/e"), ManifestCache.configuredDirectory(null, "/e", "/x", "/home/u"));
-        assertEquals(Path.of("/x/etw4j/manifests"), ManifestCache.configuredDirectory(null, null, "/x", "/home/u"));
-        assertEquals(home.resolve(".cache/etw4j/manifests"),
-                ManifestCache.configuredDirectory(null, null, null, "/home/u"));
-        assertEquals(home.resolve(".cache/etw4j/manifests"),
-                ManifestCache.configuredDirectory(null, null, "relative/ignored", "/home/u"), "XDG: absolute only");
+        // Absolute paths of this platform (C:\p on Windows, /p elsewhere), so that the rule is checked everywhere.
+        Path root = Path.of("").toAbsolutePath().getRoot();
+        String p = root.resolve("p").toString();
+        String e = root.resolve("e").toString();
+        String x = root.resolve("x").toString();
+        String u = root.resolve("home").resolve("u").toString();
+        Path home = Path.of(u);
+        assertEquals(Path.of(p), ManifestCache.configuredDirectory(p, e, x, u));
+        assertEquals(Path.of(e), ManifestCache.configuredDirectory(null, e, x, u));
+        assertEquals(Path.of(x, "etw4j", "manifests"), ManifestCache.configuredDirectory(null, null, x, u));
+        assertEquals(home.resolve(".cache").resolve("etw4j").resolve("manifests"),
+                ManifestCache.configuredDirectory(null, null, null, u));
+        assertEquals(home.resolve(".cache").resolve("etw4j").resolve("manifests"),
+                ManifestCache.configuredDirectory(null, null, "relative/ignored", u), "XDG: absolute only");
         for (String off : new String[] {"off", "OFF", "none", "false", "", " "}) {
-            assertNull(ManifestCache.configuredDirectory(off, "/e", "/x", "/home/u"), off);
-            assertNull(ManifestCache.configuredDirectory(null, off, "/x", "/home/u"), off);
+            assertNull(ManifestCache.configuredDirectory(off, e, x, u), off);
+            assertNull(ManifestCache.configuredDirectory(null, off, x, u), off);
         }
         assertNull(ManifestCache.configuredDirectory(null, null, null, null));
     }
@@ -332,7 +340,8 @@ class ManifestCacheTest {
             pool.shutdownNow();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            assertEquals(1, s.count(), "one entry, no temporary files");
+            assertEquals(1, s.filter(f -> !f.getFileName().toString().equals(ManifestCache.KEY_FILE)).count(),
+                    "one entry (beside the key), no temporary files");
         }
         ManifestCache after = ManifestCache.at(dir);
         assertEquals(expected, after.load(clr, SchemaSource.MANIFEST));

@@ -36,6 +36,22 @@ class ManifestParserHardeningTest {
                 () -> ManifestParser.parse(xml.getBytes(StandardCharsets.UTF_8), SchemaSource.MANIFEST));
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "<opcodes><opcode name=\"Big\" value=\"750\"/></opcodes><events><event value=\"1\" opcode=\"Big\"/></events>",
+        "<tasks><task name=\"W\" value=\"1\"><opcodes><opcode name=\"O\" value=\"256\"/></opcodes></task></tasks>",
+        "<opcodes><opcode name=\"Neg\" value=\"-1\"/></opcodes>",
+        "<tasks><task name=\"W\" value=\"65536\"/></tasks>",
+        "<events><event value=\"65536\"/></events>",
+        "<events><event value=\"1\" version=\"256\"/></events>"})
+    void eventDescriptorFieldsOutsideTheirWidthAreRefused(String body) {
+        // Issue 25 item 6: <opcode value="750"> was accepted (the fuzz harness then failed building a record with it).
+        // EVENT_DESCRIPTOR (evntprov.h): Id and Task are USHORT, Version and Opcode UCHAR.
+        IOException e = refused(manifest(body));
+        assertTrue(e.getMessage().contains("is not a number in 0..") || e.getMessage().contains("without a valid value"),
+                e.getMessage());
+    }
+
     @Test
     void externalEntityIsNotRead(@TempDir Path dir) throws IOException {
         Path secret = Files.writeString(dir.resolve("secret.txt"), "TOP-SECRET");

@@ -39,8 +39,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code Offset} (0x30) the "offset when flushing (can overlap SavedOffset)"; dissect.etl walks to
  * {@code Offset} ({@code FilledBytes}). The corpus has them equal in every buffer; where they differ the
  * records up to the larger one are read.</li>
- * <li>Compressed buffers (PerfView relogs, LogFileMode 0x4010001): the whole compressed stream is records, as
- * dissect.etl decompresses it all ({@code Buffer.data}).</li>
+ * <li>Compressed buffers (PerfView relogs, LogFileMode 0x4010001): the compressed stream is records up to the data
+ * end; it is decoded on to the next 4 KiB boundary, where anything but padding is reported (dissect.etl decompresses
+ * it all, {@code Buffer.data}; the reader bounds that work since issue 22).</li>
  * </ul>
  */
 class EtlBufferWalkTest {

@@ -250,32 +250,6 @@ class EtlCorruptionTest {
         assertEquals(List.of(EtlWarning.Kind.BUFFER_COUNT_MISMATCH), w.stream().map(EtlWarning::kind).toList());
     }
 
-    @Test
-    void decompressionMemoryIsBounded() throws IOException {
-        // A compressed-mode file claiming 64 MiB buffers on 8 processors: 512 MiB if every stream held one.
-        EtlBuilder builder = new EtlBuilder();
-        builder.compress = true;
-        builder.logFileMode |= LogfileHeaderLayout.MODE_COMPRESSED;
-        for (int cpu = 0; cpu < 8; cpu++) {
-            builder.add(cpu, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 1, 2_000_000L + cpu, new byte[8]));
-        }
-        byte[] b = builder.build();
-        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-        bb.putInt(WmiBufferLayout.HEADER_SIZE + 0x20 + LogfileHeaderLayout.BUFFER_SIZE, EtlFile.MAX_BUFFER_SIZE);
-        int offset = bb.getInt(0);
-        while (offset < b.length) {
-            // Each buffer now claims 60 MiB of data; its LZ77 stream is far too short for that.
-            bb.putInt(offset + WmiBufferLayout.SAVED_OFFSET, 60 << 20);
-            offset += bb.getInt(offset);
-        }
-        Path p = variant("greedy.etl", b);
-        try (EtlFile f = EtlFile.open(p)) {
-            EtlCursor c = f.cursor();
-            EtlFormatException e = assertThrows(EtlFormatException.class, () -> c.forEachRemaining(r -> { }));
-            assertTrue(e.getMessage().contains("MiB limit"), e.getMessage());
-        }
-    }
-
     /** Random byte flips: a bounded number of mutants per file, each fully read through every accessor. */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)

@@ -257,6 +257,14 @@ public final class LogCapture implements AutoCloseable {
     };
 
     /** An argument whose {@code toString()} throws "bad toString". */
+    /** An argument whose {@code toString()} recurses until the stack overflows (issue 22, item 9). */
+    public static final Object RECURSING_TO_STRING = new Object() {
+        @Override
+        public String toString() {
+            return "x" + this.toString();
+        }
+    };
+
     public static final Object THROWING_TO_STRING = new Object() {
         @Override
         public String toString() {
