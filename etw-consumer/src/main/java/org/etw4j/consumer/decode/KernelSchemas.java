@@ -748,8 +748,8 @@ public final class KernelSchemas {
         ClassDef c = classes.get(eventClass);
         OpcodeDef o = c == null ? null : c.opcodes.get(opcode);
         if (o == null) {
-            return c == null ? null : "TraceEvent's kernel parser knows no opcode " + opcode + " of class "
-                    + c.taskName;
+            return c == null ? null : "neither etw4j's kernel table nor TraceEvent's kernel parser knows opcode "
+                    + opcode + " of class " + c.taskName;
         }
         Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
         if (layout == null) {
