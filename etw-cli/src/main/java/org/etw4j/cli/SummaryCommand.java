@@ -7,8 +7,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.decode.UndecodedEvents;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlSummary;
+import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,22 +23,29 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code etw summary [--json] FILE...}: header facts, record counts per header kind and provider, first and last
- * timestamps of .etl files, read with etw-consumer's pure-Java reader ({@link EtlSummary}).
+ * {@code etw summary [--json] [--manifest M] FILE...}: header facts, record counts per header kind and provider,
+ * first and last timestamps of .etl files, read with etw-consumer's pure-Java reader ({@link EtlSummary}), and how
+ * many events of each kind no schema describes, with why ({@link UndecodedEvents}: the events decode as
+ * {@code etw dump} decodes them).
  *
- * <p>A picocli command object: one instance per command line, not thread-safe. The JSON is exactly
- * {@link EtlSummary}'s: one object for one file, an array for several.
+ * <p>A picocli command object: one instance per command line, not thread-safe. The JSON is {@link EtlSummary}'s
+ * with one member added, {@code undecoded}: one object for one file, an array for several.
  */
 @Command(name = "summary", mixinStandardHelpOptions = true,
         header = "Summarize .etl files (header, record counts, providers, time span).",
         description = "Reads the files with etw4j's pure-Java reader (any OS). --json prints the library's "
-                + "EtlSummary JSON as it is: one object for one file, an array for several.")
+                + "EtlSummary JSON (one object for one file, an array for several) with the undecoded events "
+                + "added. Undecoded events: per provider, id/opcode and version, how many no schema describes "
+                + "(built-in kernel and CLR tables, in-trace metadata, --manifest files) and why.")
 final class SummaryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Option(names = "--json", description = "print JSON (one object for one file, an array for several)")
     boolean json;
+
+    @Option(names = "--manifest", paramLabel = "MAN", description = "instrumentation manifest(s) to decode with")
+    List<Path> manifests = new ArrayList<>();
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
     List<Path> files;
@@ -46,6 +59,8 @@ final class SummaryCommand implements Callable<Integer> {
             }
         }
         List<EtlSummary> summaries = new ArrayList<>();
+        List<UndecodedEvents> undecoded = new ArrayList<>();
+        EventDecoder decoder = DumpCommand.decoder(manifests);
         long totalBytes = 0;
         for (Path f : files) {
             totalBytes += Files.size(f);
@@ -58,6 +73,7 @@ final class SummaryCommand implements Callable<Integer> {
                 progress.label(f.getFileName() + (files.size() > 1 ? " (" + (i + 1) + "/" + files.size() + ")" : ""));
                 try (EtlFile file = EtlFile.open(f)) {
                     summaries.add(EtlSummary.of(file));
+                    undecoded.add(undecoded(file, decoder));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
@@ -66,20 +82,45 @@ final class SummaryCommand implements Callable<Integer> {
             }
         }
         if (json) {
-            out.println(summaries.size() == 1 ? summaries.get(0).toJson() : EtlSummary.toJson(summaries));
+            StringBuilder sb = new StringBuilder();
+            JsonWriter w = new JsonWriter(sb, 2);
+            if (summaries.size() > 1) {
+                w.beginArray();
+            }
+            for (int i = 0; i < summaries.size(); i++) {
+                UndecodedEvents u = undecoded.get(i);
+                summaries.get(i).writeJson(w, x -> u.writeJson(x.name("undecoded")));
+            }
+            if (summaries.size() > 1) {
+                w.endArray();
+            }
+            out.println(sb);
         } else {
             for (int i = 0; i < summaries.size(); i++) {
                 if (i > 0) {
                     out.println();
                 }
-                printText(out, summaries.get(i), files.get(i));
+                printText(out, summaries.get(i), files.get(i), undecoded.get(i));
             }
         }
         out.flush();
         return EtwCommand.OK;
     }
 
-    private static void printText(PrintWriter out, EtlSummary s, Path path) throws IOException {
+    /** The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them. */
+    private static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder) {
+        UndecodedEvents u = new UndecodedEvents();
+        EtlCursor cursor = file.cursor();
+        EtlRecordEvent record = new EtlRecordEvent();
+        EventView event = new EventView(decoder);
+        while (cursor.advance()) {
+            u.add(event.decode(record.of(cursor.record())));
+        }
+        return u;
+    }
+
+    private static void printText(PrintWriter out, EtlSummary s, Path path, UndecodedEvents undecoded)
+            throws IOException {
         out.println(s.file() + "  (" + Files.size(path) + " bytes)");
         TextTable t = new TextTable("  ");
         for (TraceFacts.Fact f : TraceFacts.of(s)) { // the same lines as the HTML report's header
@@ -92,5 +133,14 @@ final class SummaryCommand implements Callable<Integer> {
             p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), TraceFacts.kinds(ps.byHeaderKind()).trim());
         }
         p.print(out);
+        List<UndecodedEvents.Kind> kinds = undecoded.kinds();
+        out.println("  undecoded events (" + undecoded.total() + " in " + kinds.size() + " kind"
+                + (kinds.size() == 1 ? "" : "s") + ")");
+        TextTable u = new TextTable("    ");
+        for (UndecodedEvents.Kind k : kinds) {
+            u.row(k.count(), k.providerName() + "/" + k.eventName(), "id " + k.id() + " opcode " + k.opcode()
+                    + " v" + k.version(), k.why());
+        }
+        u.print(out);
     }
 }

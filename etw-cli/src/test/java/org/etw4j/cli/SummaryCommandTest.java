@@ -84,4 +84,31 @@ class SummaryCommandTest {
         assertTrue(r.out().contains("  providers (2)\n"), r.out());
         assertTrue(r.out().contains("a669021c-c450-4609-a035-5af59af4df18"), r.out());
     }
+
+    @Test
+    void undecodedEventsAreCountedPerKindWithWhy() throws Exception {
+        // net.4.5.2.x64 with ClrEtwAll.man: four kernel classic events no table knows (one each), and the ImageID
+        // "None" events whose payload neither the built-in layout (from TraceEvent's SymbolTraceEventParser) nor
+        // TraceEvent reads; nothing else
+        Path etl = SharedData.resolve("etl-corpus/perfview__net.4.5.2.x64.etl");
+        Path man = SharedData.resolve("manifests/ClrEtwAll.man");
+        Cli.Result r = Cli.run("summary", "--json", "--manifest", man.toString(), etl.toString());
+        assertEquals(0, r.code(), r.toString());
+        JsonNode u = JSON.readTree(r.out()).get("undecoded");
+        assertTrue(u != null && u.isArray(), r.out());
+        List<String> kinds = new java.util.ArrayList<>();
+        for (JsonNode k : u) {
+            kinds.add(k.get("event").asText() + " v" + k.get("version").asInt() + " x" + k.get("count").asLong());
+            assertTrue(k.get("why").asText().contains("knows opcode " + k.get("opcode").asInt())
+                    || k.get("why").asText().equals("the schema (KERNEL_MOF) has no field for the payload"), k.toString());
+        }
+        assertEquals(List.of("ImageID/None v2 x12", "SystemConfig/Opcode(18) v2 x1", "SystemConfig/Opcode(28) v2 x1", "Image/Opcode(34) v2 x1",
+                "SysConfig/Opcode(37) v0 x1"), kinds);
+
+        // the text form lists them under the providers; without the manifest the private CLR events are listed
+        Cli.Result t = Cli.run("summary", etl.toString());
+        assertEquals(0, t.code(), t.toString());
+        assertTrue(t.out().contains("  undecoded events (1643 in 24 kinds)\n"), t.out());
+        assertTrue(t.out().contains("    264  763fd754-7086-4dfe-95eb-c01a46faf4ca/EventID(4)"), t.out());
+    }
 }

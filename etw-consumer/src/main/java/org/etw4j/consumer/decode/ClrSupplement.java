@@ -37,7 +37,11 @@ import org.etw4j.Guid;
  *   </li>
  * </ol>
  * A supplement event for a key the manifest also defines therefore contributes names only; it is written with the
- * runtime's full template so that it is also correct on its own (for a manifest that lacks the key).
+ * runtime's full template so that it is also correct on its own (for a manifest that lacks the key). One exception:
+ * where the manifest's template for the key is empty (no field at all) and the supplement's is not, the supplement's
+ * fields decode the event (the private GC/PerHeapHistory version 2, whose template ClrEtwAll.man leaves empty
+ * although .NET 4.5 writes a payload); the event keeps the manifest's names and reports
+ * {@link SchemaSource#BUILT_IN}.
  */
 final class ClrSupplement {
 
@@ -47,6 +51,11 @@ final class ClrSupplement {
     private static final Map<Guid, Map<String, ValueMap>> MAPS = mapsByProvider(PROVIDERS);
 
     private ClrSupplement() {
+    }
+
+    /** The supplement's events of {@code provider}, or {@code null} (for tests and coverage tables). */
+    static ProviderManifest provider(Guid provider) {
+        return PROVIDERS.get(provider);
     }
 
     /** The supplement's schema for exactly {@code (provider, id, version)}, or {@code null}. */
@@ -70,14 +79,26 @@ final class ClrSupplement {
         for (Map.Entry<ProviderManifest.EventKey, EventSchema> e : m.events().entrySet()) {
             EventSchema s = e.getValue();
             EventSchema same = supplement.event(s.eventId(), s.version());
-            EventSchema extended = extend(s, same != null && sameLayout(s.fields(), same.fields()) ? same : null,
-                    supplementMaps);
+            EventSchema extended = s.fields().isEmpty() && same != null && !same.fields().isEmpty()
+                    ? filled(s, same)
+                    : extend(s, same != null && sameLayout(s.fields(), same.fields()) ? same : null, supplementMaps);
             if (extended != s) {
                 events.put(e.getKey(), extended);
                 changed = true;
             }
         }
         return changed ? new ProviderManifest(m.guid(), m.name(), events, m.keywords(), m.source()) : m;
+    }
+
+    /**
+     * An event the manifest declares with an empty template while the runtime writes a payload (the private
+     * GC/PerHeapHistory version 2 of .NET 4.5): the manifest's names and message with the supplement's fields and
+     * maps; {@link SchemaSource#BUILT_IN} says where the layout came from.
+     */
+    private static EventSchema filled(EventSchema s, EventSchema supplement) {
+        return new EventSchema(s.providerId(), s.providerName(), s.eventId(), s.version(), s.task(), s.opcode(),
+                s.taskName(), s.opcodeName(), s.eventName(), s.message(), supplement.fields(), supplement.maps(),
+                SchemaSource.BUILT_IN);
     }
 
     /** {@code s} with maps from {@code sameKey} (a supplement event of identical layout, or null) and merged maps. */

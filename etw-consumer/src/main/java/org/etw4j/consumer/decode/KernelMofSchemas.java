@@ -57,8 +57,10 @@ final class KernelMofSchemas implements SchemaProvider {
             String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + opcode + ")"
                     : "Opcode(" + opcode + ")";
             String providerName = hit.providerName() != null ? hit.providerName() : eventClass.toString();
+            String why = kernel.whyUndecoded(eventClass, opcode, version); // KernelSchemas knows why, when it does
             t = new NoLayout(eventClass, opcode, version, providerName, name, List.of("no layout for classic event "
-                    + "class " + eventClass + " opcode " + opcode + " version " + version));
+                    + "class " + eventClass + " opcode " + opcode + " version " + version
+                    + (why == null ? "" : ": " + why)));
             noLayouts[slot] = t;
         }
         return t;

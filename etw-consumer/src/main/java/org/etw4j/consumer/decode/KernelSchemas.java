@@ -27,6 +27,14 @@ import org.etw4j.Guid;
  * the MS Learn property names. Fields TraceEvent computes from other events (file names from file keys,
  * elapsed times, parent thread ids) are not produced: they are not in the payload.
  *
+ * <p>Beyond these hand-written layouts, every other classic event TraceEvent's kernel parser knows is added from the
+ * facts {@link KernelTraceEventTable} holds (generated from microsoft/perfview f3ec1b38 by
+ * {@code tools/traceevent-tables/kernel_facts.py}): TraceEvent's task and opcode names, and a layout per version
+ * TraceEvent asserts, built from the offsets it reads, or one written here where the offsets leave bytes
+ * unexplained ({@code traceEventOverrides}). Hand-written layouts win from their first version; TraceEvent's facts
+ * fill the older versions below them. {@link #whyUndecoded} says why an event still has no layout;
+ * {@code KernelTraceEventTableTest} checks every entry with both pointer sizes.
+ *
  * <p>Lookup picks the layout of the highest version not above the event's (newer kernels append fields; the
  * extra bytes are then reported as undecoded by the caller).
  */
@@ -66,7 +74,16 @@ public final class KernelSchemas {
     public record Lookup(EventSchema schema, String taskName, String providerName) {
     }
 
-    private record OpcodeDef(String name, NavigableMap<Integer, List<FieldSpec>> layouts) {
+    /**
+     * One opcode of a class: its name, its layouts by first version ({@code null}: undocumented from there on), the
+     * task name TraceEvent gives it when that differs from the class's ({@code null} otherwise: e.g. ReadyThread's
+     * "Dispatcher" on the Thread class), and, for versions without layout, why there is none.
+     */
+    private record OpcodeDef(String name, NavigableMap<Integer, List<FieldSpec>> layouts, String taskName,
+                             Map<Integer, String> why, java.util.Set<Integer> generated) {
+        OpcodeDef(String name, NavigableMap<Integer, List<FieldSpec>> layouts) {
+            this(name, layouts, null, Map.of(), java.util.Set.of());
+        }
     }
 
     private record ClassDef(String providerName, String taskName, Map<Integer, OpcodeDef> opcodes,
@@ -128,17 +145,18 @@ public final class KernelSchemas {
         if (o == null) {
             return new Lookup(null, c.taskName, c.providerName);
         }
+        String taskName = o.taskName != null ? o.taskName : c.taskName;
         Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
         if (layout == null || layout.getValue() == null) {
             // no layout at or below this version, or a later version whose layout no public source documents
-            return new Lookup(null, c.taskName, c.providerName);
+            return new Lookup(null, taskName, c.providerName);
         }
         String key = eventClass + "/" + opcode + "/" + layout.getKey();
         EventSchema s = cache.computeIfAbsent(key, k -> new EventSchema(eventClass, c.providerName, opcode,
-                layout.getKey(), 0, opcode, c.taskName, o.name,
-                EventSchema.traceEventName(c.taskName, opcode, o.name, c.taskName), null, layout.getValue(),
+                layout.getKey(), 0, opcode, taskName, o.name,
+                EventSchema.traceEventName(taskName, opcode, o.name, taskName), null, layout.getValue(),
                 c.maps, SchemaSource.KERNEL_MOF));
-        return new Lookup(s, c.taskName, c.providerName);
+        return new Lookup(s, taskName, c.providerName);
     }
 
     /** Event classes known here. */
@@ -228,6 +246,10 @@ public final class KernelSchemas {
 
     private static DataSpec hex32(String n) {
         return DataSpec.of(n, InType.UINT32, OutType.HEXINT32);
+    }
+
+    private static DataSpec hex64(String n) {
+        return DataSpec.of(n, InType.UINT64, OutType.HEXINT64);
     }
 
     private static DataSpec u64(String n) {
@@ -587,7 +609,158 @@ public final class KernelSchemas {
                         ustr("ProgramId"))
                 .build());
 
+        addTraceEventTable(m);
         return new KernelSchemas(Map.copyOf(m));
+    }
+
+    /**
+     * Adds every classic event of TraceEvent's kernel parser ({@link KernelTraceEventTable}) that the hand-written
+     * table above does not define: its class (with TraceEvent's task name) when new, its opcode with TraceEvent's
+     * opcode and task names, and for each version TraceEvent knows the layout built from its payload facts, or none
+     * (the reason is kept for {@link #whyUndecoded}). Hand-written layouts always win: they carry MS Learn's names
+     * and types and were checked against the corpus.
+     */
+    private static void addTraceEventTable(Map<Guid, ClassDef> m) {
+        KernelTraceEventTable table = KernelTraceEventTable.get();
+        Map<Guid, Map<Integer, OpcodeDef>> added = new HashMap<>();
+        Map<Guid, String> newTasks = new HashMap<>();
+        Map<String, NavigableMap<Integer, List<FieldSpec>>> overrides = traceEventOverrides();
+        for (KernelTraceEventTable.Entry e : table.entries()) {
+            if (e.kind() != 'K') {
+                continue;
+            }
+            ClassDef c = m.get(e.guid());
+            OpcodeDef hand = c == null ? null : c.opcodes.get(e.opcode());
+            Map<Integer, OpcodeDef> ops = added.computeIfAbsent(e.guid(), k -> new HashMap<>());
+            if (ops.containsKey(e.opcode())) {
+                continue; // registered twice by TraceEvent under one opcode
+            }
+            String classTask = c != null ? c.taskName : newTasks.computeIfAbsent(e.guid(), k -> e.task());
+            NavigableMap<Integer, List<FieldSpec>> layouts = new TreeMap<>();
+            Map<Integer, String> why = new HashMap<>();
+            java.util.Set<Integer> generated = new java.util.HashSet<>();
+            NavigableMap<Integer, List<FieldSpec>> override = overrides.get(e.payloadClass());
+            for (int v : table.versions(e.payloadClass())) {
+                if (hand != null && (v >= hand.layouts.firstKey() || table.unversioned(e.payloadClass()))) {
+                    continue; // the hand-written layouts decide from their first version on
+                }
+                generated.add(v);
+                Map.Entry<Integer, List<FieldSpec>> o = override == null ? null : override.floorEntry(v);
+                if (o != null) {
+                    layouts.put(v, o.getValue());
+                    continue;
+                }
+                KernelTraceEventTable.Layout l = table.layout(e.payloadClass(), v);
+                layouts.put(v, l.fields());
+                if (l.fields() == null) {
+                    why.put(v, l.why());
+                }
+            }
+            if (hand != null) {
+                // TraceEvent's task name where it differs (ReadyThread is "Dispatcher/ReadyThread" there)
+                String task = e.task().equals(c.taskName) ? hand.taskName : e.task();
+                if (generated.isEmpty() && java.util.Objects.equals(task, hand.taskName)) {
+                    continue;
+                }
+                // older versions (Windows XP/2003 layouts) from TraceEvent's facts below the hand-written ones
+                layouts.putAll(hand.layouts);
+                ops.put(e.opcode(), new OpcodeDef(hand.name, layouts, task, Map.copyOf(why),
+                        java.util.Set.copyOf(generated)));
+                continue;
+            }
+            ops.put(e.opcode(), new OpcodeDef(e.opcodeName(), layouts,
+                    e.task().equals(classTask) ? null : e.task(), Map.copyOf(why), java.util.Set.copyOf(generated)));
+        }
+        added.forEach((guid, ops) -> {
+            ClassDef c = m.get(guid);
+            Map<Integer, OpcodeDef> all = new HashMap<>(c != null ? c.opcodes : Map.of());
+            all.putAll(ops);
+            m.put(guid, c != null ? new ClassDef(c.providerName, c.taskName, Map.copyOf(all), c.maps)
+                    : new ClassDef(PROVIDER_NAME, newTasks.get(guid), Map.copyOf(all), Map.of()));
+        });
+    }
+
+    /** The first version this class and opcode has a layout entry for (0 when unknown). */
+    int firstVersion(Guid eventClass, int opcode) {
+        ClassDef c = classes.get(eventClass);
+        OpcodeDef o = c == null ? null : c.opcodes.get(opcode);
+        return o == null || o.layouts.isEmpty() ? 0 : o.layouts.firstKey();
+    }
+
+    /** Whether the layout for this event is one of the hand-written ones (not built from TraceEvent's facts). */
+    boolean isHandWritten(Guid eventClass, int opcode, int version) {
+        ClassDef c = classes.get(eventClass);
+        OpcodeDef o = c == null ? null : c.opcodes.get(opcode);
+        if (o == null) {
+            return false;
+        }
+        Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
+        return layout != null && !o.generated.contains(layout.getKey());
+    }
+
+    /**
+     * Hand-written layouts for TraceEvent payload classes whose facts alone do not give a sequential layout (bytes
+     * TraceEvent skips or reads twice), by payload class; each names its source.
+     */
+    private static Map<String, NavigableMap<Integer, List<FieldSpec>>> traceEventOverrides() {
+        Map<String, NavigableMap<Integer, List<FieldSpec>>> o = new HashMap<>();
+        // TraceEvent's EmptyTraceData: it names these events and reads no field (their payload, if any, stays
+        // undecoded here as it does there).
+        override(o, "EmptyTraceData", 0);
+        // TraceEvent's StringTraceData (TraceEvent.cs) with isUnicode false, as its kernel parser registers PerfInfo
+        // Mark: one NUL-terminated 8-bit string it calls Value.
+        override(o, "StringTraceData", 0, astr("Value"));
+        // Registry_TypeGroup1 (MS Learn, Vista+ = version 2): InitialTime, Status, Index, KeyHandle, KeyName. Names as
+        // TraceEvent's RegistryTraceData gives them (InitialTimeQPC); it reads KeyName at HostOffset(20, 1), after
+        // the pointer. Versions 0 and 1 (Windows XP) keep no layout.
+        override(o, "RegistryTraceData", 2, i64("InitialTimeQPC"), i32("Status"), u32("Index"), ptr("KeyHandle"),
+                ustr("KeyName"));
+        // TcpIp_TypeGroup1 (MS Learn, version 2) for the opcodes TraceEvent reads with TcpIpTraceData that the
+        // hand-written table above does not define (ARPCopy, FullACK, PartACK, DupACK): the same layout as Recv.
+        override(o, "TcpIpTraceData", 2, u32("PID"), u32("size"), ipv4("daddr"), ipv4("saddr"), port("dport"),
+                port("sport"), u32("seqnum"), ptr("connid"));
+        // StackWalk_Event's header (MS Learn: EventTimeStamp, StackProcess, StackThread), then the stack key
+        // TraceEvent's StackWalkRefTraceData reads at offset 16 (pointer-sized).
+        override(o, "StackWalkRefTraceData", 0, i64("EventTimeStampQPC"), u32("StackProcess"), u32("StackThread"),
+                ptr("StackKey"));
+        // VirtualAlloc (MS Learn PageFault_VirtualAlloc: BaseAddress, RegionSize, ProcessId, Flags); names as
+        // TraceEvent's VirtualAllocTraceData (BaseAddr, Length, Flags; it takes ProcessID from the header).
+        override(o, "VirtualAllocTraceData", 0, ptr("BaseAddr"), sizeT("Length"), u32("ProcessID"),
+                hex32("Flags"));
+        // SystemConfig IRQ version 3 (Windows 7): TraceEvent reads IRQAffinity at 0, IRQNum at 8 and
+        // DeviceDescriptionLen at 16, so four bytes follow IRQNum that no public source names (MS Learn's
+        // SystemConfig_IRQ is the version-2 layout); they are kept as Reserved bytes rather than dropped.
+        override(o, "SystemConfigIRQTraceData", 3, hex64("IRQAffinity"), u32("IRQNum"), bytes("Reserved", 4),
+                u32("DeviceDescriptionLen"), ustr("DeviceDescription"));
+        return o;
+    }
+
+    private static void override(Map<String, NavigableMap<Integer, List<FieldSpec>>> o, String payloadClass,
+                                 int fromVersion, FieldSpec... fields) {
+        o.computeIfAbsent(payloadClass, k -> new TreeMap<>()).put(fromVersion, List.of(fields));
+    }
+
+    /**
+     * Why an event of this class, opcode and version has no layout here, or {@code null} when it has one or the
+     * table has nothing to say.
+     */
+    public String whyUndecoded(Guid eventClass, int opcode, int version) {
+        ClassDef c = classes.get(eventClass);
+        OpcodeDef o = c == null ? null : c.opcodes.get(opcode);
+        if (o == null) {
+            return c == null ? null : "neither etw4j's kernel table nor TraceEvent's kernel parser knows opcode "
+                    + opcode + " of class " + c.taskName;
+        }
+        Map.Entry<Integer, List<FieldSpec>> layout = o.layouts.floorEntry(version);
+        if (layout == null) {
+            return "no layout below version " + o.layouts.firstKey() + " of " + c.taskName + "/" + o.name;
+        }
+        if (layout.getValue() != null) {
+            return null;
+        }
+        String why = o.why.get(layout.getKey());
+        return why != null ? why : "no public source documents version " + layout.getKey() + " of " + c.taskName
+                + "/" + o.name;
     }
 
     /** For tests: every (class, opcode) pair known, as {@code task/opcode} names. */

@@ -82,7 +82,8 @@ public final class ManifestRegistry {
 
     /**
      * Registers (or replaces, see the class comment) one provider. A CLR provider is stored with the value names
-     * of etw4j's CLR supplement added where its maps lack them; layouts are never changed (see
+     * of etw4j's CLR supplement added where its maps lack them; layouts are never changed, except that an event
+     * the manifest declares with an empty template takes the supplement's when it has one (see
      * {@code ClrSupplement} for the precedence rules).
      */
     public synchronized void register(ProviderManifest provider) {

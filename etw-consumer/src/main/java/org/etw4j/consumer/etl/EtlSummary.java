@@ -182,6 +182,14 @@ public record EtlSummary(
 
     /** Writes this summary as one JSON object. */
     public void writeJson(JsonWriter w) {
+        writeJson(w, null);
+    }
+
+    /**
+     * Writes this summary as a JSON object, with the members {@code more} writes (when not {@code null}) added at
+     * its end: what a caller knows beside the reader's facts (e.g. {@code etw summary}'s undecoded events).
+     */
+    public void writeJson(JsonWriter w, java.util.function.Consumer<JsonWriter> more) {
         w.beginObject();
         w.member("file", file);
         w.member("osBuild", header.osBuild());
@@ -211,6 +219,9 @@ public record EtlSummary(
         w.member("firstTimestamp", totalRecords == 0 ? null : formatFileTime(firstFileTime));
         w.member("lastTimestamp", totalRecords == 0 ? null : formatFileTime(lastFileTime));
         w.member("warnings", warnings);
+        if (more != null) {
+            more.accept(w);
+        }
         w.endObject();
     }
 
