@@ -477,5 +477,10 @@ public final class SimulatedBackend implements EtwBackend {
         public EtwBackend create() {
             return shared();
         }
+
+        @Override
+        public boolean isSimulated() {
+            return true;
+        }
     }
 }
