@@ -58,6 +58,9 @@ import org.junit.jupiter.api.TestInfo;
  * RealTimeBuffersLost, NumberOfBuffers, FreeBuffers) and must report the others as not reported. Tests that
  * touch counters say in a comment which of their assertions Windows can make. Level 0 on the session side is
  * inferred from reports, not documented (see {@link #levelZeroEnablesEveryLevelForTheProviderAndTheSession}).
+ * "The state is published before enable returns" holds on Windows only for an enable that waits for callbacks
+ * ({@link EnableParameters#callbackWait}); by default EnableTraceEx2 is asynchronous there (Timeout 0), and the
+ * backends here deliver before returning either way.
  */
 public abstract class BackendContractTest {
     protected static final Duration WAIT = Duration.ofSeconds(10);

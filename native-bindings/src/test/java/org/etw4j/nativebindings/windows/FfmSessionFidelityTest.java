@@ -57,13 +57,33 @@ class FfmSessionFidelityTest {
     // ------------------------------------------------------------------ defect 6: EnableTraceEx2 Timeout
 
     @Test
-    void aSlowEnableCallbackSomewhereOnTheMachineDoesNotMakeEnableFail() {
+    void enableDisableAndCaptureStateDoNotWaitForCallbacksUnlessAsked() {
+        // Issue 21, item 4. Failed before: every call passed Timeout 10000, waiting up to 10 s for every process's
+        // callbacks. MS Learn, EnableTraceEx2: "If Timeout is 0, this function will start configuring the provider
+        // asynchronously and will return immediately"; krabsetw, ferrisetw and TraceEvent pass 0.
+        EtwProvider p = closeLater(EtwProvider.builder(prefix + "p").backend(backend).register());
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        int before = engine.enableTimeouts().size(); // one engine per JVM: earlier tests' calls are there too
+        s.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.captureState(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.disable(p.id());
+        s.enable(p.id(), EnableParameters.builder().level(Level.INFORMATIONAL).waitForCallbacks(Duration.ofSeconds(3)).build());
+        s.enable(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(EnableParameters.MAX_CALLBACK_WAIT));
+        List<Long> all = engine.enableTimeouts();
+        assertEquals(List.of(0L, 0L, 0L, 3000L, 0xFFFF_FFFEL), all.subList(before, all.size()));
+    }
+
+    @Test
+    void aSlowEnableCallbackSomewhereOnTheMachineDoesNotMakeAWaitingEnableFail() {
         // MS Learn, EnableTraceEx2: with a nonzero Timeout the call "will return ERROR_TIMEOUT" when "provider
         // callbacks" do not complete in time, although it has started configuring the provider.
         engine.providerCallbackTakes(Duration.ofMinutes(5));
         EtwProvider p = closeLater(EtwProvider.builder(prefix + "p").backend(backend).register());
         TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
-        assertDoesNotThrow(() -> s.enable(p.id(), EnableParameters.of(Level.VERBOSE)), "the enable took effect");
+        EnableParameters waiting = EnableParameters.of(Level.VERBOSE).withCallbackWait(Duration.ofSeconds(10));
+        int before = engine.enableTimeouts().size();
+        assertDoesNotThrow(() -> s.enable(p.id(), waiting), "the enable took effect");
+        assertEquals(10_000L, engine.enableTimeouts().get(before));
         assertTrue(p.isEnabled(), "the provider was configured");
         assertDoesNotThrow(() -> s.disable(p.id()));
         assertFalse(p.isEnabled());

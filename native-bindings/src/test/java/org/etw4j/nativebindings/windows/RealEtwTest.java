@@ -119,7 +119,7 @@ class RealEtwTest {
         });
         cleanup.add(c);
         Thread t = process(c);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         assertTrue(p.isEnabled(), "EnableTraceEx2 waited for the enable callback");
         assertEquals(0, p.write(EventDescriptor.of(42, Level.INFORMATIONAL, 0x1), new EventData().add(new byte[] {1, 2, 3, 4})));
         s.flush();
@@ -142,7 +142,7 @@ class RealEtwTest {
         SessionControl s = start(SessionConfig.file(name, etl).build());
         EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
         cleanup.add(p);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         for (int i = 0; i < 100; i++) {
             byte[] payload = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(i).array();
             assertEquals(0, p.write(EventDescriptor.of(7, Level.INFORMATIONAL, 1), new EventData().add(payload)));
@@ -201,7 +201,7 @@ class RealEtwTest {
         });
         cleanup.add(c);
         Thread t = process(c);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         assertEquals(0, p.event(request).int32(503).string("/api").write());
         s.flush();
         assertTrue(decoded.await(WAIT.toSeconds(), TimeUnit.SECONDS));
@@ -273,7 +273,7 @@ class RealEtwTest {
         });
         cleanup.add(c);
         Thread t = process(c);
-        s.enableProvider(p.id(), EnableParameters.of(Level.LOG_ALWAYS, 0x1));
+        s.enableProvider(p.id(), EnableParameters.of(Level.LOG_ALWAYS, 0x1).withCallbackWait(WAIT));
         assertEquals(0, p.write(EventDescriptor.of(1, Level.VERBOSE, 0x1), new EventData()));
         assertEquals(0, p.write(EventDescriptor.of(2, Level.CRITICAL, 0x1), new EventData()));
         assertEquals(0, p.write(new EventDescriptor(3, 0, 0, 200, 0, 0, 0x1), new EventData()));
@@ -298,5 +298,27 @@ class RealEtwTest {
         SessionConfig mine = s.config();
         assertEquals(List.of(seen.bufferSizeKb(), seen.minimumBuffers(), seen.maximumBuffers(), seen.flushTimer(), seen.clockType()),
                 List.of(mine.bufferSizeKb(), mine.minimumBuffers(), mine.maximumBuffers(), mine.flushTimer(), mine.clockType()));
+    }
+
+    /**
+     * Issue 21, item 4, on Windows: by default EnableTraceEx2 is called with Timeout 0 (asynchronous, MS Learn), so
+     * enable returns without waiting and the provider's callback arrives on ETW's notification thread soon after.
+     */
+    @Test
+    void enableWithoutWaitingReachesTheProviderSoonAfter() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).build());
+        CountDownLatch enabled = new CountDownLatch(1);
+        List<Thread> callbackThreads = new CopyOnWriteArrayList<>();
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).onEnable((pr, n) -> {
+            callbackThreads.add(Thread.currentThread());
+            enabled.countDown();
+        }).register();
+        cleanup.add(p);
+        s.enableProvider(p.id(), EnableParameters.of(Level.WARNING, 0x3));
+        assertTrue(enabled.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the enable callback came");
+        assertTrue(p.isEnabled(Level.WARNING.value(), 0x1));
+        assertFalse(p.isEnabled(Level.INFORMATIONAL.value(), 0x1));
+        assertFalse(callbackThreads.contains(Thread.currentThread()), "not on the enabling thread");
     }
 }

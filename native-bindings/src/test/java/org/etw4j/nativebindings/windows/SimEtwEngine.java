@@ -116,6 +116,7 @@ final class SimEtwEngine {
     private final Arena global = Arena.global();
     private final MemorySegment table;
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    private final List<Long> enableTimeouts = new CopyOnWriteArrayList<>();
     private final Map<String, ConcurrentLinkedQueue<Integer>> injected = new ConcurrentHashMap<>();
     private final AtomicLong lastHandle = new AtomicLong(0x1000);
     private final Map<Long, EngineProvider> providers = new ConcurrentHashMap<>();
@@ -241,6 +242,11 @@ final class SimEtwEngine {
      */
     void providerCallbackTakes(Duration d) {
         slowestCallback = d;
+    }
+
+    /** The Timeout argument of every EnableTraceEx2 call so far, in milliseconds, oldest first. */
+    List<Long> enableTimeouts() {
+        return List.copyOf(enableTimeouts);
     }
 
     /** The next enable notification carries {@code context} instead of its provider's CallbackContext. */
@@ -634,6 +640,7 @@ final class SimEtwEngine {
 
     int enableTrace(long handle, MemorySegment providerId, int code, byte level, long any, long all, int timeout,
                     MemorySegment parameters) {
+        enableTimeouts.add(Integer.toUnsignedLong(timeout));
         try {
             Integer fail = injectedFailure("EnableTraceEx2");
             if (fail != null) {
