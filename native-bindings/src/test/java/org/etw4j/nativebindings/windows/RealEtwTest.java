@@ -321,4 +321,43 @@ class RealEtwTest {
         assertFalse(p.isEnabled(Level.INFORMATIONAL.value(), 0x1));
         assertFalse(callbackThreads.contains(Thread.currentThread()), "not on the enabling thread");
     }
+
+    /**
+     * Issue 21, item 5, on Windows: a session enables a provider before it registers, so Windows calls the enable
+     * callback inside EventRegister; a listener that writes on ENABLE must do so after registration and traits,
+     * and its event must reach the session.
+     */
+    @Test
+    void aListenerWritingOnAnEnableDeliveredInsideEventRegisterReachesTheSession() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        Guid providerId = org.etw4j.tracelogging.ProviderIds.fromName(name + "-provider");
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(1);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(providerId)) {
+                ids.add(r.id());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(providerId, EnableParameters.of(Level.VERBOSE)); // nobody registered it yet
+        List<Integer> statuses = new CopyOnWriteArrayList<>();
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).onEnable((pr, n) -> {
+            if (n.controlCode() == org.etw4j.provider.ControlCode.ENABLE_PROVIDER) {
+                statuses.add(pr.write(EventDescriptor.of(77, Level.INFORMATIONAL, 0x1), new EventData()));
+            }
+        }).register();
+        cleanup.add(p);
+        assertEquals(providerId, p.id());
+        s.flush();
+        assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the listener's event came back: " + ids);
+        assertEquals(List.of(0), statuses);
+        assertEquals(List.of(77), ids);
+        assertEquals(0, p.statistics().failures());
+        assertEquals(0, p.statistics().listenerErrors());
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
 }
