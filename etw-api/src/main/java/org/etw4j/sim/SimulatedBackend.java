@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -66,6 +67,7 @@ public final class SimulatedBackend implements EtwBackend {
 
     private final Map<Guid, ProviderEntry> providers = new ConcurrentHashMap<>();
     private final Map<String, SimSession> sessions = new ConcurrentHashMap<>();
+    private final Map<String, Guid> installedProviders = new ConcurrentHashMap<>();
     private final Object notifyLock = new Object();
     private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new SimActivityIds());
     private final AtomicInteger nextLoggerId = new AtomicInteger(0x10);
@@ -117,6 +119,21 @@ public final class SimulatedBackend implements EtwBackend {
     }
 
     // ---------------------------------------------------------------- providers
+
+    /**
+     * Installs a provider's name on this simulated machine, as {@code wevtutil im} installs a manifest on Windows:
+     * from now on {@link #registeredProviders()} lists it (TdhEnumerateProviders' view), so names resolve to its
+     * GUID ({@link org.etw4j.controller.ProviderResolution}). Registering a provider does not list it, as on
+     * Windows, where EventSource and TraceLogging providers are not enumerated.
+     */
+    public void installProvider(String name, Guid id) {
+        installedProviders.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(id, "id"));
+    }
+
+    @Override
+    public Map<String, Guid> registeredProviders() {
+        return Map.copyOf(installedProviders);
+    }
 
     @Override
     public ProviderRegistration registerProvider(Guid providerId, EnableCallback callback) {

@@ -165,6 +165,12 @@ public final class WindowsBackend implements EtwBackend {
         return FfmSession.attach(this, name);
     }
 
+    /** {@code TdhEnumerateProviders}: the manifest and MOF providers registered on this machine (see {@link RegisteredProviders}). */
+    @Override
+    public java.util.Map<String, Guid> registeredProviders() {
+        return RegisteredProviders.list();
+    }
+
     @Override
     public List<SessionInfo> querySessions() {
         int capacity = 64; // Windows' default session limit; grown when ETW says there are more

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
@@ -87,5 +88,30 @@ class FfmSessionFidelityTest {
         assertTrue(p.isEnabled(), "the provider was configured");
         assertDoesNotThrow(() -> s.disable(p.id()));
         assertFalse(p.isEnabled());
+    }
+
+    // ------------------------------------------------------------------ issue 21, item 2: names that resolve
+
+    @Test
+    void providerNamesResolveThroughTdhEnumerateProviders() {
+        // Failed before: WindowsBackend had no registeredProviders() (TdhEnumerateProviders was bound, never
+        // called), so a Windows provider's name was hashed into a GUID nobody registered.
+        Guid kernelProcess = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+        Guid dotnet = Guid.parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+        engine.machine().installProvider("Microsoft-Windows-Kernel-Process", kernelProcess);
+        engine.machine().installProvider("Microsoft-Windows-DotNETRuntime", dotnet);
+        assertEquals(java.util.Map.of("Microsoft-Windows-Kernel-Process", kernelProcess,
+                "Microsoft-Windows-DotNETRuntime", dotnet), backend.registeredProviders());
+        EtwProvider p = closeLater(EtwProvider.builder(kernelProcess).backend(backend).register());
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        s.enable("microsoft-windows-kernel-process", EnableParameters.of(Level.INFORMATIONAL, 0x10));
+        assertTrue(p.isEnabled(Level.INFORMATIONAL.value(), 0x10), "the registered GUID was enabled");
+        assertEquals(org.etw4j.controller.ProviderResolution.Rule.REGISTERED,
+                TraceSession.resolve("Microsoft-Windows-DotNETRuntime", backend, java.util.Map.of()).rule());
+    }
+
+    @Test
+    void anEmptyMachineListsNoProviders() {
+        assertEquals(java.util.Map.of(), backend.registeredProviders());
     }
 }

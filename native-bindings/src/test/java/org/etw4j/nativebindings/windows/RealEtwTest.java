@@ -360,4 +360,21 @@ class RealEtwTest {
         s.stop();
         t.join(WAIT.toMillis());
     }
+
+    /**
+     * Issue 21, item 2, on Windows: TdhEnumerateProviders lists Microsoft-Windows-Kernel-Process with the GUID its
+     * manifest gives, a name resolves to it ignoring case, and the hash rule is not what chose it.
+     */
+    @Test
+    void microsoftWindowsKernelProcessResolvesToItsRegisteredGuid() {
+        Guid kernelProcess = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+        java.util.Map<String, Guid> registered = backend.registeredProviders();
+        assertTrue(registered.size() > 100, "a Windows machine registers hundreds of providers: " + registered.size());
+        assertEquals(kernelProcess, registered.get("Microsoft-Windows-Kernel-Process"));
+        org.etw4j.controller.ProviderResolution r = org.etw4j.controller.TraceSession.resolve(
+                "microsoft-windows-kernel-process", backend, java.util.Map.of());
+        assertEquals(kernelProcess, r.id());
+        assertEquals(org.etw4j.controller.ProviderResolution.Rule.REGISTERED, r.rule());
+        assertFalse(kernelProcess.equals(org.etw4j.tracelogging.ProviderIds.fromName("Microsoft-Windows-Kernel-Process")));
+    }
 }

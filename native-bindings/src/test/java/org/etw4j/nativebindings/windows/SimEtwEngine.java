@@ -46,6 +46,8 @@ import org.etw4j.nativebindings.generated._EVENT_HEADER;
 import org.etw4j.nativebindings.generated._EVENT_RECORD;
 import org.etw4j.nativebindings.generated._EVENT_TRACE_LOGFILEW;
 import org.etw4j.nativebindings.generated._EVENT_TRACE_PROPERTIES;
+import org.etw4j.nativebindings.generated._PROVIDER_ENUMERATION_INFO;
+import org.etw4j.nativebindings.generated._TRACE_PROVIDER_INFO;
 import org.etw4j.nativebindings.generated._TRACE_EVENT_INFO;
 import org.etw4j.nativebindings.generated._WNODE_HEADER;
 import org.etw4j.nativebindings.layout.EventHeaderExtendedDataItem;
@@ -159,6 +161,7 @@ final class SimEtwEngine {
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         entry("TdhGetEventMapInformation", "tdhGetEventMapInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        entry("TdhEnumerateProviders", "tdhEnumerateProviders", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         // OpenTraceW: the C helper sets errno (the "last error" on Linux) from what openTrace returns.
         table.set(ValueLayout.ADDRESS, offsetOf("OpenTraceW"), standIn.openTraceWithLastError);
         MemorySegment openImpl = upcall("openTrace", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
@@ -999,6 +1002,48 @@ final class SimEtwEngine {
             } finally {
                 view.detach();
             }
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    /**
+     * TdhEnumerateProviders over the routed machine's installed providers ({@link SimulatedBackend#installProvider}):
+     * a PROVIDER_ENUMERATION_INFO (MS Learn, PROVIDER_ENUMERATION_INFO: NumberOfProviders, Reserved, then
+     * TRACE_PROVIDER_INFO entries) whose entries' ProviderNameOffset is "from the beginning of the
+     * PROVIDER_ENUMERATION_INFO buffer" to a NUL-terminated Unicode name (MS Learn, TRACE_PROVIDER_INFO),
+     * SchemaSource 0 (a manifest); the size protocol of MS Learn, TdhEnumerateProviders: ERROR_INSUFFICIENT_BUFFER
+     * with the size needed in pBufferSize when the buffer is NULL or too small. Layout offsets from the generated
+     * bindings, which WindowsAbiTest checks against the mingw-w64 headers.
+     */
+    int tdhEnumerateProviders(MemorySegment buffer, MemorySegment bufferSize) {
+        try {
+            if (bufferSize.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            java.util.Map<String, Guid> installed = machine.registeredProviders();
+            long entry = _TRACE_PROVIDER_INFO.layout().byteSize();
+            long first = _PROVIDER_ENUMERATION_INFO.TraceProviderInfoArray$offset();
+            long namesAt = first + entry * installed.size();
+            long total = namesAt;
+            for (String name : installed.keySet()) {
+                total += 2L * (name.length() + 1);
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) total).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            b.putInt((int) _PROVIDER_ENUMERATION_INFO.NumberOfProviders$offset(), installed.size());
+            long at = first;
+            long nameAt = namesAt;
+            for (java.util.Map.Entry<String, Guid> e : installed.entrySet()) {
+                byte[] guid = e.getValue().toWindowsBytes();
+                b.put((int) (at + _TRACE_PROVIDER_INFO.ProviderGuid$offset()), guid);
+                b.putInt((int) (at + _TRACE_PROVIDER_INFO.SchemaSource$offset()), 0);
+                b.putInt((int) (at + _TRACE_PROVIDER_INFO.ProviderNameOffset$offset()), (int) nameAt);
+                byte[] name = (e.getKey() + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_16LE);
+                b.put((int) nameAt, name);
+                nameAt += name.length;
+                at += entry;
+            }
+            return answer(b.array(), buffer, bufferSize);
         } catch (Throwable t) {
             return failure(t);
         }
