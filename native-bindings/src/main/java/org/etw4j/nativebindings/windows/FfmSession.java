@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
-import java.util.UUID;
 import org.etw4j.EtwException;
 import org.etw4j.Guid;
 import org.etw4j.controller.EnableParameters;
@@ -13,6 +12,7 @@ import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.SessionIds;
 import org.etw4j.spi.SessionUpdates;
 
 /**
@@ -63,7 +63,8 @@ final class FfmSession implements SessionControl {
      * {@link IfSessionExists} policy to ERROR_ALREADY_EXISTS.
      */
     static StartResult start(WindowsBackend backend, SessionConfig config) {
-        Guid id = Guid.of(UUID.randomUUID());
+        // A GUID naming this process, so that Sessions.stopStale can prove etw4j started the session (issue 21, 9).
+        Guid id = SessionIds.newSessionId(config.name());
         try (Arena call = Arena.ofConfined()) {
             MemorySegment props = SessionProperties.forStart(call, config, id);
             MemorySegment handleOut = call.allocate(ValueLayout.JAVA_LONG);

@@ -377,4 +377,21 @@ class RealEtwTest {
         assertEquals(org.etw4j.controller.ProviderResolution.Rule.REGISTERED, r.rule());
         assertFalse(kernelProcess.equals(org.etw4j.tracelogging.ProviderIds.fromName("Microsoft-Windows-Kernel-Process")));
     }
+
+    /**
+     * Issue 21, item 9, on Windows: ETW reports back the session GUID etw4j gave at StartTraceW, so the mark that
+     * proves which process started the session survives in QueryAllTracesW; a live owner's session is not stale.
+     */
+    @Test
+    void theSessionGuidThatProvesOwnershipComesBackFromQueryAllTraces() {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).build());
+        org.etw4j.controller.SessionInfo listed = backend.querySessions().stream().filter(i -> i.name().equals(name))
+                .findFirst().orElseThrow();
+        assertEquals(s.sessionId(), listed.sessionId());
+        assertEquals(ProcessHandle.current().pid(),
+                org.etw4j.spi.SessionIds.owner(name, listed.sessionId()).orElseThrow().pid());
+        assertFalse(Sessions.isStale(listed));
+        assertEquals(List.of(), Sessions.stopStale(backend, name));
+    }
 }
