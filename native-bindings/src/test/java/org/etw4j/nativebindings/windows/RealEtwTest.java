@@ -394,4 +394,37 @@ class RealEtwTest {
         assertFalse(Sessions.isStale(listed));
         assertEquals(List.of(), Sessions.stopStale(backend, name));
     }
+
+    /**
+     * Issue 21, item 7, on Windows: a provider whose traits name a group is enabled by a session that enables the
+     * group GUID with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP, with the group's level and keywords, and its event is
+     * recorded.
+     */
+    @Test
+    void enablingAProviderGroupEnablesItsMember() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        Guid group = Guid.of(UUID.randomUUID());
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        EtwProvider p = EtwProvider.builder(name + "-member").group(group).backend(backend).register();
+        cleanup.add(p);
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(1);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id())) {
+                ids.add(r.id());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(group, EnableParameters.builder().level(Level.WARNING).matchAnyKeyword(0x6)
+                .property(org.etw4j.controller.EnableProperty.PROVIDER_GROUP).waitForCallbacks(WAIT).build());
+        assertEquals(new org.etw4j.provider.EnableState(true, 3, 0x6, 0), p.enableState());
+        assertEquals(0, p.write(EventDescriptor.of(5, Level.ERROR, 0x2), new EventData()));
+        s.flush();
+        assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the member's event was recorded");
+        assertEquals(List.of(5), ids);
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
 }
