@@ -62,7 +62,7 @@ public final class WindowsBackend implements EtwBackend {
     private static final UpcallFailures ORPHANS = new UpcallFailures(null);
 
     private final UpcallFailures failures;
-    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new FfmActivityIds());
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new FfmActivityIds(), new FfmActivityIds.OsThread());
     private final boolean systemEtw;
 
     private WindowsBackend(Consumer<UpcallFailure> reporter) {

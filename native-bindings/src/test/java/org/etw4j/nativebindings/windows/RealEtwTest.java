@@ -427,4 +427,48 @@ class RealEtwTest {
         s.stop();
         t.join(WAIT.toMillis());
     }
+
+    /**
+     * Issue 21, item 6, on Windows: on a platform thread an etw4j activity is the OS thread's ETW activity id (what
+     * native code reads with EventActivityIdControl), and an id native code set is what etw4j's events carry
+     * outside activities.
+     */
+    @Test
+    void onAPlatformThreadEtw4jAndNativeCodeShareTheActivityId() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
+        cleanup.add(p);
+        List<Guid> activities = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(2);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id()) && r.id() == 8) {
+                activities.add(r.activityId());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        FfmActivityIds.OsThread os = new FfmActivityIds.OsThread();
+        Guid nativeId = Guid.of(UUID.randomUUID());
+        Guid before = os.getAndSet(nativeId); // what native code on this thread would do
+        try {
+            assertEquals(0, p.write(EventDescriptor.of(8, Level.INFORMATIONAL, 0x1), new EventData()));
+            Guid activity;
+            try (org.etw4j.provider.ActivityScope scope = p.startActivity(EventDescriptor.of(9, Level.INFORMATIONAL, 0x1))) {
+                activity = scope.activityId();
+                assertEquals(activity, os.get(), "native code sees etw4j's activity");
+                assertEquals(0, p.write(EventDescriptor.of(8, Level.INFORMATIONAL, 0x1), new EventData()));
+            }
+            assertEquals(nativeId, os.get(), "restored");
+            s.flush();
+            assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(List.of(nativeId, activity), activities);
+        } finally {
+            os.getAndSet(before);
+        }
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
 }
