@@ -114,4 +114,37 @@ class FfmSessionFidelityTest {
     void anEmptyMachineListsNoProviders() {
         assertEquals(java.util.Map.of(), backend.registeredProviders());
     }
+
+    // ------------------------------------------------------------------ issue 21, item 8 (part): CloseTrace
+
+    @Test
+    void closingAConsumerWhileProcessTraceRunsGetsClosePendingAndProcessingEnds() throws Exception {
+        // MS Learn, CloseTrace: ERROR_CTX_CLOSE_PENDING while ProcessTrace runs (the stand-in answered 0 before
+        // this model; FfmConsumer accepts either, and its ProcessTrace returns without an error).
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        org.etw4j.spi.TraceConsumer c = backend.openRealTime(s.name(), r -> { });
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        Thread pump = new Thread(() -> {
+            try {
+                entered.countDown();
+                c.process();
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "close-pending-consumer");
+        pump.setDaemon(true);
+        pump.start();
+        assertTrue(entered.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        long before = engine.closePendingAnswers();
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!pump.getState().equals(Thread.State.WAITING) && System.nanoTime() < end) {
+            Thread.sleep(5); // ProcessTrace blocks waiting for buffers
+        }
+        c.close(); // from another thread than ProcessTrace's
+        pump.join(10_000);
+        assertFalse(pump.isAlive(), "ProcessTrace returned after the close");
+        assertEquals(null, failed.get());
+        assertEquals(before + 1, engine.closePendingAnswers(), "CloseTrace answered ERROR_CTX_CLOSE_PENDING");
+    }
 }
