@@ -1,5 +1,6 @@
 package org.etw4j.controller;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -27,12 +28,23 @@ import org.etw4j.Level;
  * @param properties      {@code EVENT_ENABLE_PROPERTY_*} flags
  * @param sourceId        the SourceId the provider's enable callback sees, or null for the session's GUID
  * @param filters         per-session filters
+ * @param callbackWait    how long enabling waits for the providers' enable callbacks ({@code EnableTraceEx2}'s
+ *                        Timeout); {@link Duration#ZERO}, the default, does not wait (see {@link
+ *                        Builder#waitForCallbacks})
  */
 public record EnableParameters(int level, long matchAnyKeyword, long matchAllKeyword, Set<EnableProperty> properties,
-                               Guid sourceId, List<EventFilter> filters) {
+                               Guid sourceId, List<EventFilter> filters, Duration callbackWait) {
+
+    /** The longest {@link #callbackWait}: {@code EnableTraceEx2}'s Timeout is a ULONG of milliseconds below INFINITE. */
+    public static final Duration MAX_CALLBACK_WAIT = Duration.ofMillis(0xFFFF_FFFEL);
 
     public EnableParameters {
         Level.checkLevel("EnableParameters.level", level);
+        callbackWait = callbackWait == null ? Duration.ZERO : callbackWait;
+        if (callbackWait.isNegative() || callbackWait.compareTo(MAX_CALLBACK_WAIT) > 0) {
+            throw new IllegalArgumentException("EnableParameters.callbackWait: 0 to " + MAX_CALLBACK_WAIT.toMillis()
+                    + " ms, got " + callbackWait);
+        }
         properties = properties == null || properties.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(properties));
         filters = filters == null ? List.of() : List.copyOf(filters);
         if (filters.size() > EventFilter.MAX_FILTERS) {
@@ -50,6 +62,22 @@ public record EnableParameters(int level, long matchAnyKeyword, long matchAllKey
         if (filters.stream().filter(f -> f instanceof EventFilter.Custom).count() > 1) {
             throw new IllegalArgumentException("EnableParameters.filters: one session can give a provider only one custom filter (MS Learn, PENABLECALLBACK callback function)");
         }
+    }
+
+    /** The parameters without waiting for callbacks: the form every release before issue 21 used. */
+    public EnableParameters(int level, long matchAnyKeyword, long matchAllKeyword, Set<EnableProperty> properties,
+                            Guid sourceId, List<EventFilter> filters) {
+        this(level, matchAnyKeyword, matchAllKeyword, properties, sourceId, filters, Duration.ZERO);
+    }
+
+    /** These parameters with another {@link #callbackWait} (see {@link Builder#waitForCallbacks}). */
+    public EnableParameters withCallbackWait(Duration wait) {
+        return new EnableParameters(level, matchAnyKeyword, matchAllKeyword, properties, sourceId, filters, wait);
+    }
+
+    /** Whether enabling waits for the providers' callbacks. */
+    public boolean waitsForCallbacks() {
+        return !callbackWait.isZero();
     }
 
     /** Every event at or below {@code level}, any keyword. */
@@ -88,7 +116,7 @@ public record EnableParameters(int level, long matchAnyKeyword, long matchAllKey
 
     /**
      * Builds {@link EnableParameters}. Defaults: level VERBOSE (5), MatchAnyKeyword all bits, MatchAllKeyword 0,
-     * no properties, no filters.
+     * no properties, no filters, no waiting for callbacks.
      *
      * <p>Not thread-safe; reusable.
      */
@@ -99,6 +127,7 @@ public record EnableParameters(int level, long matchAnyKeyword, long matchAllKey
         private final Set<EnableProperty> properties = EnumSet.noneOf(EnableProperty.class);
         private Guid sourceId;
         private final List<EventFilter> filters = new ArrayList<>();
+        private Duration callbackWait = Duration.ZERO;
 
         public Builder level(Level l) {
             this.level = l.value();
@@ -140,8 +169,24 @@ public record EnableParameters(int level, long matchAnyKeyword, long matchAllKey
             return this;
         }
 
+        /**
+         * Makes enabling wait, up to {@code wait}, until every provider of the machine has seen the change (its
+         * enable callback returned): {@code EnableTraceEx2}'s Timeout. MS Learn, EnableTraceEx2: "If Timeout is 0,
+         * this function will start configuring the provider asynchronously and will return immediately";
+         * otherwise it waits "for all provider callbacks to complete", answering ERROR_TIMEOUT when one is slower
+         * (etw4j then logs a warning: the change was made). The default, zero, is what krabsetw, ferrisetw and
+         * TraceEvent pass. The cost of waiting: each enable, disable and capture-state of a session blocks for as
+         * long as the slowest callback of any process that registered the provider (a hung process makes every
+         * call take the whole wait). Use it when a test or a tool needs "the provider is enabled when enable
+         * returns"; the simulated backend always delivers before returning.
+         */
+        public Builder waitForCallbacks(Duration wait) {
+            this.callbackWait = java.util.Objects.requireNonNull(wait, "wait");
+            return this;
+        }
+
         public EnableParameters build() {
-            return new EnableParameters(level, any, all, properties, sourceId, filters);
+            return new EnableParameters(level, any, all, properties, sourceId, filters, callbackWait);
         }
     }
 }

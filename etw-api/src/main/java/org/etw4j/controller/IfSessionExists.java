@@ -11,6 +11,10 @@ public enum IfSessionExists {
     FAIL,
     /** Control the running session instead; closing it does not stop it (this process did not start it). */
     ATTACH,
-    /** Stop the running session, then start a new one. */
+    /**
+     * Stop the running session, whoever started it (another application's included), then start a new one. Only
+     * ever applied when asked for by name: no etw4j default chooses it, and {@link Sessions#stopStale} does not
+     * stop sessions it cannot prove etw4j started.
+     */
     REPLACE
 }

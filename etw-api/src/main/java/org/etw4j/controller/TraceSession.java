@@ -1,5 +1,6 @@
 package org.etw4j.controller;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,9 +93,44 @@ public final class TraceSession implements AutoCloseable {
         return this;
     }
 
-    /** Enables a provider by name: a GUID text, or a name hashed the EventSource/TraceLogging way. */
+    /**
+     * Enables a provider by name or GUID text, resolved by {@link #resolve(String, EtwBackend, Map)} against the
+     * providers registered on this session's machine (no manifests): {@code "Microsoft-Windows-Kernel-Process"}
+     * enables the GUID Windows registered for it, {@code "MyCompany-MyService"} (an EventSource or TraceLogging
+     * name) the GUID hashed from the name. The GUID and the rule that chose it are logged at INFO; a
+     * {@code Microsoft-Windows-} name the machine does not know is logged at WARNING ({@link ProviderResolution}).
+     * Before issue 21 every name was hashed, and a Windows provider's name enabled a GUID nobody registered.
+     */
     public TraceSession enable(String provider, EnableParameters parameters) {
-        return enable(resolve(provider), parameters);
+        return enable(resolve(provider, backend, Map.of()).id(), parameters);
+    }
+
+    /**
+     * Resolves a provider name or GUID text: a GUID; else a provider registered on {@code backend}'s machine
+     * ({@link EtwBackend#registeredProviders()}, TdhEnumerateProviders on Windows); else one of {@code manifests}
+     * (name to GUID, from manifests the user gave); else the EventSource/TraceLogging hash of the name. Logs the
+     * choice (INFO) and any warning (WARNING) of the {@link ProviderResolution}.
+     */
+    public static ProviderResolution resolve(String provider, EtwBackend backend, Map<String, Guid> manifests) {
+        Map<String, Guid> registered;
+        try {
+            registered = backend.registeredProviders();
+        } catch (RuntimeException e) { // an enumeration that fails costs the rule, not the enable
+            Log.LOG.log(System.Logger.Level.WARNING, "could not list the providers registered on this machine ("
+                    + e.getMessage() + "); resolving '" + provider + "' without them");
+            registered = Map.of();
+        }
+        ProviderResolution r = ProviderResolution.resolve(provider, registered, manifests);
+        Log.LOG.log(System.Logger.Level.INFO, r.describe());
+        if (r.warning() != null) {
+            Log.LOG.log(System.Logger.Level.WARNING, r.warning());
+        }
+        return r;
+    }
+
+    /** Made on first use. */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger(TraceSession.class.getName());
     }
 
     /** Disables a provider. */
@@ -146,7 +182,11 @@ public final class TraceSession implements AutoCloseable {
         }
     }
 
-    /** A provider GUID from a GUID text or a provider name. */
+    /**
+     * A provider GUID from a GUID text or a provider name, by the last rule only (the EventSource/TraceLogging
+     * hash): right for providers written with etw4j, EventSource or TraceLogging; wrong for Windows' own providers,
+     * which {@link #resolve(String, EtwBackend, Map)} finds.
+     */
     public static Guid resolve(String provider) {
         Objects.requireNonNull(provider, "provider");
         String p = provider.trim();

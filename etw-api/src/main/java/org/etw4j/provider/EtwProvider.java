@@ -67,6 +67,16 @@ public final class EtwProvider implements AutoCloseable {
     private final Map<Integer, LongAdder> failuresByStatus = new ConcurrentHashMap<>();
     private final ExecutorService notifier;
 
+    /**
+     * Listener notifications that arrived before registration and traits were done (Windows calls the enable
+     * callback inside EventRegister when a session already enables the provider); guarded by itself, null once
+     * the constructor released them. Until then a listener would see a provider whose write() has no
+     * registration, and whose TraceLogging events ETW would read without traits (MS Learn, EVENT_INFO_CLASS:
+     * EventProviderSetTraits).
+     */
+    private List<EnableNotification> held = new ArrayList<>();
+    private final Object heldLock = new Object();
+
     private volatile EnableState state = EnableState.DISABLED;
     /** {@code state.enabled()}, kept apart so that the disabled case costs one load, not two dependent ones. */
     private volatile boolean anyEnabled;
@@ -81,10 +91,37 @@ public final class EtwProvider implements AutoCloseable {
         this.enableListeners = List.copyOf(b.listeners);
         this.errorListener = b.errorListener;
         this.notifier = enableListeners.isEmpty() ? null : newNotifier(name);
-        this.registration = backend.registerProvider(id, new Callback());
+        try {
+            this.registration = backend.registerProvider(id, new Callback());
+        } catch (RuntimeException | Error e) {
+            if (notifier != null) {
+                notifier.shutdownNow(); // held notifications are dropped with the provider that never was
+            }
+            throw e;
+        }
         // TraceLogging: tell ETW the provider traits; failure is ignored, as TraceLoggingDynamic.h does
         // (etw-formats.md 1.1): events still carry the traits in their first data block.
         registration.setInformation(EVENT_PROVIDER_SET_TRAITS, traits);
+        releaseHeldNotifications();
+    }
+
+    /** Hands the notifications that came during registration to the listeners, in order; later ones go directly. */
+    private void releaseHeldNotifications() {
+        synchronized (heldLock) {
+            List<EnableNotification> pending = held;
+            held = null;
+            for (EnableNotification n : pending) {
+                schedule(n);
+            }
+        }
+    }
+
+    private void schedule(EnableNotification n) {
+        try {
+            notifier.execute(() -> deliver(n));
+        } catch (RuntimeException rejectedAfterClose) {
+            listenerErrors.increment();
+        }
     }
 
     /** Registers a provider whose GUID is derived from its name, the EventSource/TraceLogging way. */
@@ -337,10 +374,12 @@ public final class EtwProvider implements AutoCloseable {
             if (notifier != null) {
                 EnableNotification n = new EnableNotification(code, sourceId == null ? Guid.NULL : sourceId, level, any, all,
                         filters == null ? List.of() : filters, next);
-                try {
-                    notifier.execute(() -> deliver(n));
-                } catch (RuntimeException rejectedAfterClose) {
-                    listenerErrors.increment();
+                synchronized (heldLock) { // held only for a list add or an execute: never blocks ETW's thread
+                    if (held != null) {
+                        held.add(n); // inside registerProvider: delivered when the constructor is done
+                        return;
+                    }
+                    schedule(n);
                 }
             }
         }

@@ -70,6 +70,17 @@ final class SimRegistration implements ProviderRegistration {
         }
         if (informationClass == 2 || informationClass == 3) { // EventProviderSetTraits, EventProviderUseDescriptorType
             traitsSet = true;
+            if (informationClass == 2 && data != null) {
+                // MS Learn, "Provider Traits": a provider joins a provider group through its group trait
+                // (EtwProviderTraitTypeGroup) set with EventSetInformation(EventProviderSetTraits).
+                Guid group = null;
+                try {
+                    group = org.etw4j.tracelogging.ProviderTraits.parse(data).group().orElse(null);
+                } catch (RuntimeException malformed) {
+                    return Win32Error.ERROR_INVALID_PARAMETER.code();
+                }
+                backend.joinGroup(this, group);
+            }
             return 0;
         }
         return informationClass == 0 ? 0 : Win32Error.ERROR_NOT_SUPPORTED.code();

@@ -40,7 +40,7 @@ final class SimSession implements SessionControl {
     private static final Object STOP = new Object();
 
     private final SimulatedBackend backend;
-    private final Guid sessionId = Guid.of(java.util.UUID.randomUUID());
+    private final Guid sessionId;
     private final int loggerId;
     private volatile SessionConfig config;
     private final SessionClock clock;
@@ -73,6 +73,7 @@ final class SimSession implements SessionControl {
         this.backend = backend;
         this.config = config;
         this.loggerId = loggerId;
+        this.sessionId = org.etw4j.spi.SessionIds.newSessionId(config.name()); // as the Windows backend gives them
         this.clock = new SessionClock(config.clockType());
         this.header = backend.logfileHeader(config, clock);
         LogFileSink s = null;

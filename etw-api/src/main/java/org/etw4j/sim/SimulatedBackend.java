@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,6 +16,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
 import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.EnableProperty;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.SessionConfig;
@@ -66,6 +68,7 @@ public final class SimulatedBackend implements EtwBackend {
 
     private final Map<Guid, ProviderEntry> providers = new ConcurrentHashMap<>();
     private final Map<String, SimSession> sessions = new ConcurrentHashMap<>();
+    private final Map<String, Guid> installedProviders = new ConcurrentHashMap<>();
     private final Object notifyLock = new Object();
     private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new SimActivityIds());
     private final AtomicInteger nextLoggerId = new AtomicInteger(0x10);
@@ -117,6 +120,21 @@ public final class SimulatedBackend implements EtwBackend {
     }
 
     // ---------------------------------------------------------------- providers
+
+    /**
+     * Installs a provider's name on this simulated machine, as {@code wevtutil im} installs a manifest on Windows:
+     * from now on {@link #registeredProviders()} lists it (TdhEnumerateProviders' view), so names resolve to its
+     * GUID ({@link org.etw4j.controller.ProviderResolution}). Registering a provider does not list it, as on
+     * Windows, where EventSource and TraceLogging providers are not enumerated.
+     */
+    public void installProvider(String name, Guid id) {
+        installedProviders.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(id, "id"));
+    }
+
+    @Override
+    public Map<String, Guid> registeredProviders() {
+        return Map.copyOf(installedProviders);
+    }
 
     @Override
     public ProviderRegistration registerProvider(Guid providerId, EnableCallback callback) {
@@ -187,12 +205,57 @@ public final class SimulatedBackend implements EtwBackend {
     void enable(SimSession session, Guid providerId, EnableParameters p) {
         synchronized (notifyLock) {
             session.enabled.put(providerId, new SessionFilter(session, p, pid, executable));
-            ProviderEntry e = providers.computeIfAbsent(providerId, k -> new ProviderEntry());
-            retarget(providerId, e);
-            Aggregate a = aggregate(providerId);
+            providers.computeIfAbsent(providerId, k -> new ProviderEntry());
             Guid source = p.sourceId() != null ? p.sourceId() : session.sessionId();
-            for (SimRegistration r : e.registrations) {
-                notify(r, 1, source, a);
+            for (Guid id : affectedBy(providerId)) {
+                ProviderEntry e = providers.get(id);
+                retarget(id, e);
+                if (e.targets.length == 0) {
+                    continue; // a group GUID enabled with PROVIDER_GROUP is not itself a provider
+                }
+                Aggregate a = aggregate(id);
+                for (SimRegistration r : e.registrations) {
+                    notify(r, 1, source, a);
+                }
+            }
+        }
+    }
+
+    /**
+     * The providers an enable or disable of {@code id} changes: the provider {@code id} and the members of the
+     * provider group {@code id} (those whose traits name it). Which of them a session's filter applies to is
+     * {@link #retarget}'s business (PROVIDER_GROUP or not). Caller holds notifyLock.
+     */
+    private List<Guid> affectedBy(Guid id) {
+        List<Guid> ids = new ArrayList<>();
+        ids.add(id);
+        for (Map.Entry<Guid, ProviderEntry> en : providers.entrySet()) {
+            if (id.equals(en.getValue().group) && !en.getKey().equals(id)) {
+                ids.add(en.getKey());
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * A registration set traits naming {@code group} (or none): the provider joins it, and if a session enables
+     * that group with PROVIDER_GROUP, it is enabled now, as on Windows, where "members registered later join"
+     * (issue 21, item 7).
+     */
+    void joinGroup(SimRegistration reg, Guid group) {
+        synchronized (notifyLock) {
+            ProviderEntry e = reg.entry;
+            if (java.util.Objects.equals(e.group, group)) {
+                return;
+            }
+            boolean wasEnabled = e.targets.length > 0;
+            e.group = group;
+            retarget(reg.providerId(), e);
+            if (e.targets.length > 0 || wasEnabled) {
+                Aggregate a = aggregate(reg.providerId());
+                for (SimRegistration r : e.registrations) {
+                    notify(r, e.targets.length == 0 ? 0 : 1, Guid.NULL, e.targets.length == 0 ? Aggregate.NONE : a);
+                }
             }
         }
     }
@@ -200,12 +263,19 @@ public final class SimulatedBackend implements EtwBackend {
     void disable(SimSession session, Guid providerId) {
         synchronized (notifyLock) {
             SessionFilter removed = session.enabled.remove(providerId);
-            ProviderEntry e = providers.get(providerId);
-            if (removed == null || e == null) {
+            if (removed == null) {
                 return;
             }
-            retarget(providerId, e);
-            notifyAfterRemoval(providerId, e, sourceOf(session, removed));
+            for (Guid id : affectedBy(providerId)) {
+                ProviderEntry e = providers.get(id);
+                if (e != null) {
+                    SessionFilter[] before = e.targets;
+                    retarget(id, e);
+                    if (before.length != e.targets.length) {
+                        notifyAfterRemoval(id, e, sourceOf(session, removed));
+                    }
+                }
+            }
         }
     }
 
@@ -223,16 +293,24 @@ public final class SimulatedBackend implements EtwBackend {
         }
     }
 
-    /** MS Learn, PENABLECALLBACK callback function: a stopping session updates the providers it enabled. */
+    /**
+     * MS Learn, PENABLECALLBACK callback function: a stopping session updates the providers it enabled (and the
+     * members of groups it enabled).
+     */
     void sessionStopping(SimSession session) {
         synchronized (notifyLock) {
             for (Map.Entry<Guid, SessionFilter> en : session.enabled.entrySet()) {
-                Guid providerId = en.getKey();
-                ProviderEntry e = providers.get(providerId);
-                session.enabled.remove(providerId);
-                if (e != null) {
-                    retarget(providerId, e);
-                    notifyAfterRemoval(providerId, e, sourceOf(session, en.getValue()));
+                Guid enabledId = en.getKey();
+                session.enabled.remove(enabledId);
+                for (Guid id : affectedBy(enabledId)) {
+                    ProviderEntry e = providers.get(id);
+                    if (e != null) {
+                        SessionFilter[] before = e.targets;
+                        retarget(id, e);
+                        if (before.length != e.targets.length) {
+                            notifyAfterRemoval(id, e, sourceOf(session, en.getValue()));
+                        }
+                    }
                 }
             }
             sessions.remove(session.name(), session);
@@ -251,12 +329,27 @@ public final class SimulatedBackend implements EtwBackend {
         }
     }
 
+    /**
+     * The session filters that apply to provider {@code providerId}: a session's enable of the provider itself
+     * (without PROVIDER_GROUP), and a session's enable with PROVIDER_GROUP of the group the provider's traits
+     * name, whose level, keywords and filters then apply to every member (MS Learn, ENABLE_TRACE_PARAMETERS,
+     * EVENT_ENABLE_PROPERTY_PROVIDER_GROUP: the ProviderId given to EnableTraceEx2 is a provider group; "Provider
+     * Traits": members join by their group trait).
+     */
     private void retarget(Guid providerId, ProviderEntry e) {
         List<SessionFilter> list = new ArrayList<>();
         for (SimSession s : sessions.values()) {
+            if (!s.isRunning()) {
+                continue;
+            }
             SessionFilter f = s.enabled.get(providerId);
-            if (f != null && s.isRunning()) {
+            if (f != null && !f.parameters.has(EnableProperty.PROVIDER_GROUP)) {
                 list.add(f);
+            } else if (e.group != null) {
+                SessionFilter g = s.enabled.get(e.group);
+                if (g != null && g.parameters.has(EnableProperty.PROVIDER_GROUP)) {
+                    list.add(g);
+                }
             }
         }
         e.targets = list.toArray(SessionFilter.NONE);
@@ -444,6 +537,8 @@ public final class SimulatedBackend implements EtwBackend {
     static final class ProviderEntry {
         final List<SimRegistration> registrations = new CopyOnWriteArrayList<>();
         volatile SessionFilter[] targets = SessionFilter.NONE;
+        /** The provider group its traits name (MS Learn, "Provider Traits"), or null; guarded by notifyLock. */
+        Guid group;
     }
 
     /** The combined enable state of the sessions enabling a provider (MS Learn, PENABLECALLBACK callback function). */
@@ -476,6 +571,11 @@ public final class SimulatedBackend implements EtwBackend {
         @Override
         public EtwBackend create() {
             return shared();
+        }
+
+        @Override
+        public boolean isSimulated() {
+            return true;
         }
     }
 }

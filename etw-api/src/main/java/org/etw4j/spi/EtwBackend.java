@@ -48,6 +48,18 @@ public interface EtwBackend {
     /** The calling thread's activity id ({@code EventActivityIdControl}). */
     ThreadActivityIds activityIds();
 
+    /**
+     * The providers registered on the machine by name, name to GUID, as {@code TdhEnumerateProviders} lists them on
+     * Windows (manifest and MOF providers; EventSource and TraceLogging providers are not listed there); what
+     * {@link org.etw4j.controller.ProviderResolution} resolves names against first. Empty when the backend cannot
+     * tell (the default).
+     *
+     * @throws org.etw4j.EtwException when the enumeration itself fails
+     */
+    default java.util.Map<String, org.etw4j.Guid> registeredProviders() {
+        return java.util.Map.of();
+    }
+
     /** Whether this backend can start sessions (the JNA backend only emits). */
     default boolean supportsControl() {
         return true;

@@ -3,15 +3,22 @@ package org.etw4j.spi;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.ServiceLoader;
-import org.etw4j.sim.SimulatedBackend;
 
 /**
- * Chooses the process-wide default backend: real ETW on Windows, the simulated ETW elsewhere.
+ * Chooses the process-wide default backend: real ETW on Windows, the simulated ETW elsewhere; on Windows the
+ * simulated one only when asked.
  *
- * <p>Thread-safe; the choice is made once, on first use, and kept. The system property {@code etw4j.backend}
- * ({@code simulated}, {@code windows-ffm}, {@code jna}, ...) overrides it; an unknown or unsupported name fails
- * with a message listing the available ones.
+ * <p>Thread-safe; the choice is made once, on first use, kept, and logged in one line at INFO
+ * ({@code System.Logger} {@code org.etw4j.spi.EtwBackends}) saying which backend and why. The system property
+ * {@value #PROPERTY} ({@code simulated}, {@code windows-ffm}, {@code jna}, ...) overrides it; an unknown or
+ * unsupported name fails with a message listing the available ones. On Windows with no real backend that can
+ * run (a 32-bit JVM, Java 17-22 without etw-jna, JNA failing to load) the default is an
+ * {@link IllegalStateException}
+ * naming each backend and why it cannot run, never a silent fall back to the simulation, where events would
+ * vanish without a word. Backends are found only through {@link ServiceLoader} (etw-api provides the simulated
+ * one), so this class depends on no implementation.
  */
 public final class EtwBackends {
     /** System property naming the backend to use. */
@@ -19,17 +26,42 @@ public final class EtwBackends {
 
     private static volatile EtwBackend defaultBackend;
 
+    /** Made on first use, like {@code ManifestCache}'s: one line per process. */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger(EtwBackends.class.getName());
+    }
+
     private EtwBackends() {
     }
 
-    /** The default backend, chosen on first call. */
+    /**
+     * Which factory the rules chose, and why, in words.
+     *
+     * @param factory the chosen factory
+     * @param reason  why it was chosen, e.g. "asked: -Detw4j.backend=simulated"
+     */
+    public record Selection(EtwBackendFactory factory, String reason) {
+        /** The log line: {@code etw4j backend: NAME (REASON)}. */
+        public String describe() {
+            return "etw4j backend: " + factory.name() + " (" + reason + ")";
+        }
+    }
+
+    /**
+     * The default backend, chosen on first call.
+     *
+     * @throws IllegalStateException on Windows when no real backend can run and none was named (see the class
+     *                               comment)
+     */
     public static EtwBackend getDefault() {
         EtwBackend b = defaultBackend;
         if (b == null) {
             synchronized (EtwBackends.class) {
                 b = defaultBackend;
                 if (b == null) {
-                    b = choose(System.getProperty(PROPERTY));
+                    Selection s = select(System.getProperty(PROPERTY), factories(), isWindows());
+                    b = s.factory().create();
+                    Log.LOG.log(System.Logger.Level.INFO, s.describe());
                     defaultBackend = b;
                 }
             }
@@ -43,34 +75,63 @@ public final class EtwBackends {
         for (EtwBackendFactory f : ServiceLoader.load(EtwBackendFactory.class, EtwBackends.class.getClassLoader())) {
             list.add(f);
         }
-        if (list.stream().noneMatch(f -> f.name().equals(SimulatedBackend.NAME))) {
-            list.add(new SimulatedBackend.Factory());
-        }
         list.sort(Comparator.comparingInt(EtwBackendFactory::priority).reversed());
         return list;
     }
 
-    /** The backend {@code name} selects, or the best supported one when {@code name} is null or empty. */
+    /** The backend {@code name} selects, or the default rules' choice when {@code name} is null or empty. */
     public static EtwBackend choose(String name) {
-        List<EtwBackendFactory> all = factories();
+        return select(name, factories(), isWindows()).factory().create();
+    }
+
+    /**
+     * The selection rules, over given factories (best first) and platform.
+     *
+     * @throws IllegalArgumentException for an unknown name
+     * @throws IllegalStateException    for a named backend that cannot run here, and on Windows when no real
+     *                                  backend can run and none was named
+     */
+    public static Selection select(String name, List<EtwBackendFactory> factories, boolean windows) {
+        String os = System.getProperty("os.name") + ", Java " + Runtime.version().feature();
         if (name != null && !name.isBlank()) {
-            for (EtwBackendFactory f : all) {
+            for (EtwBackendFactory f : factories) {
                 if (f.name().equalsIgnoreCase(name.trim())) {
                     if (!f.isSupported()) {
                         throw new IllegalStateException("etw4j backend '" + name + "' is not supported on this machine ("
-                                + System.getProperty("os.name") + ", Java " + Runtime.version().feature() + ")");
+                                + os + "): " + f.unsupportedReason());
                     }
-                    return f.create();
+                    return new Selection(f, "asked: -D" + PROPERTY + "=" + name.trim());
                 }
             }
             throw new IllegalArgumentException("unknown etw4j backend '" + name + "'; available: "
-                    + all.stream().map(EtwBackendFactory::name).toList());
+                    + factories.stream().map(EtwBackendFactory::name).toList());
         }
-        for (EtwBackendFactory f : all) {
-            if (f.isSupported()) {
-                return f.create();
+        List<String> refused = new ArrayList<>();
+        for (EtwBackendFactory f : factories) {
+            if (f.isSimulated() && windows) {
+                continue; // on Windows only when named: events written to it reach no ETW session
             }
+            if (f.isSupported()) {
+                String why = f.isSimulated() ? "not Windows (" + os + "): the simulated ETW"
+                        : "the best supported real backend on " + os;
+                if (!refused.isEmpty()) {
+                    why += "; not " + String.join(", not ", refused);
+                }
+                return new Selection(f, why);
+            }
+            refused.add(f.name() + ": " + f.unsupportedReason());
         }
-        return SimulatedBackend.shared();
+        if (windows) {
+            throw new IllegalStateException("no real ETW backend can run in this JVM (" + os + ")"
+                    + (refused.isEmpty() ? ": none is on the class path or module path" : ": " + String.join("; ", refused))
+                    + ". Use a 64-bit JVM with Java 23+ (native-bindings) or add etw-jna (Java 17+); or name the"
+                    + " simulated ETW explicitly with -D" + PROPERTY + "=simulated (its events reach no Windows session)");
+        }
+        throw new IllegalStateException("no etw4j backend can run here (" + os + "); found: "
+                + factories.stream().map(EtwBackendFactory::name).toList());
+    }
+
+    static boolean isWindows() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     }
 }

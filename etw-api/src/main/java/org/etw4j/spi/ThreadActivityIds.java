@@ -4,8 +4,8 @@ import org.etw4j.Guid;
 
 /**
  * The calling thread's activity id, which every event written without an explicit id carries (etw-formats.md
- * section 5), with {@code EventActivityIdControl}'s operations. Backends keep it in Java
- * ({@link JavaThreadActivityIds}), per Java thread, virtual threads included, and pass it explicitly to ETW.
+ * section 5), with {@code EventActivityIdControl}'s operations. Backends use {@link JavaThreadActivityIds}: ETW's
+ * per-OS-thread id on platform threads (shared with native code), an id kept in Java on virtual threads.
  *
  * <p>Thread-safe; each call acts on the calling thread only. A thread's id starts as GUID_NULL.
  */
@@ -19,6 +19,14 @@ public interface ThreadActivityIds {
 
     /** CREATE_ID (3): a new id unique on this machine until reboot; the thread's id is unchanged. */
     Guid create();
+
+    /**
+     * The ActivityId to pass to {@code EventWriteTransfer} for a write that names none: the id itself, or null
+     * when ETW should use the calling OS thread's id (see {@link JavaThreadActivityIds}).
+     */
+    default Guid forWrite() {
+        return get();
+    }
 
     /** CREATE_SET_ID (5): sets a new id and returns the previous one. */
     default Guid createAndSet() {

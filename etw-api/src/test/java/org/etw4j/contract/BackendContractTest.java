@@ -58,6 +58,9 @@ import org.junit.jupiter.api.TestInfo;
  * RealTimeBuffersLost, NumberOfBuffers, FreeBuffers) and must report the others as not reported. Tests that
  * touch counters say in a comment which of their assertions Windows can make. Level 0 on the session side is
  * inferred from reports, not documented (see {@link #levelZeroEnablesEveryLevelForTheProviderAndTheSession}).
+ * "The state is published before enable returns" holds on Windows only for an enable that waits for callbacks
+ * ({@link EnableParameters#callbackWait}); by default EnableTraceEx2 is asynchronous there (Timeout 0), and the
+ * backends here deliver before returning either way.
  */
 public abstract class BackendContractTest {
     protected static final Duration WAIT = Duration.ofSeconds(10);
@@ -835,13 +838,17 @@ public abstract class BackendContractTest {
     }
 
     @Test
-    void stopStaleStopsSessionsByPrefixOnly() {
-        session("stale-1");
-        session("stale-2");
-        TraceSession keep = session("keep");
+    void stopStaleStopsNoSessionOfALiveProcess() {
+        // Issue 21, item 9. Failed before: stopStale stopped every session whose name had the prefix, another
+        // application's or a running etw4j process's included. Sessions this process started are provably
+        // etw4j's (SessionIds) but their owner runs, so none is stale.
+        TraceSession s1 = session("stale-1");
+        TraceSession s2 = session("stale-2");
+        assertTrue(org.etw4j.spi.SessionIds.owner(s1.name(), s1.sessionId()).isPresent(), "the backend marks its sessions");
         List<String> stopped = org.etw4j.controller.Sessions.stopStale(backend, sessionName("stale-"));
-        assertEquals(Set.of(sessionName("stale-1"), sessionName("stale-2")), Set.copyOf(stopped));
-        assertTrue(keep.isRunning());
+        assertEquals(List.of(), stopped);
+        assertTrue(s1.isRunning());
+        assertTrue(s2.isRunning());
     }
 
     @Test

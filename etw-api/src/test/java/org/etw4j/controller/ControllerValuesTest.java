@@ -78,4 +78,21 @@ class ControllerValuesTest {
         assertEquals(new HashSet<>(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21, 30, 31)),
                 java.util.Arrays.stream(PayloadPredicate.Op.values()).map(PayloadPredicate.Op::code).collect(Collectors.toSet()));
     }
+
+    @Test
+    void enablingDoesNotWaitForCallbacksUnlessAskedAndTheWaitFitsAUlong() {
+        // Issue 21, item 4: EnableTraceEx2's Timeout is 0 by default (the FFM backend passed 10 s before).
+        EnableParameters p = EnableParameters.of(Level.VERBOSE);
+        assertEquals(Duration.ZERO, p.callbackWait());
+        assertFalse(p.waitsForCallbacks());
+        EnableParameters waiting = EnableParameters.builder().waitForCallbacks(Duration.ofMillis(1500)).build();
+        assertEquals(Duration.ofMillis(1500), waiting.callbackWait());
+        assertTrue(waiting.waitsForCallbacks());
+        assertEquals(p.withCallbackWait(Duration.ofMillis(1500)), waiting);
+        assertEquals(Duration.ZERO, new EnableParameters(5, -1L, 0, null, null, null).callbackWait());
+        assertEquals(0xFFFF_FFFEL, p.withCallbackWait(EnableParameters.MAX_CALLBACK_WAIT).callbackWait().toMillis());
+        assertThrows(IllegalArgumentException.class, () -> p.withCallbackWait(Duration.ofMillis(0xFFFF_FFFFL)),
+                "INFINITE is not a wait etw4j offers");
+        assertThrows(IllegalArgumentException.class, () -> p.withCallbackWait(Duration.ofMillis(-1)));
+    }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Assumptions;
  * <p>Stateless; thread-safe. The folder comes from the system property {@code etw4j.shared} (set by the
  * build to {@code <repo>/../shared}) or the environment variable {@code ETW4J_SHARED}. When it is absent a
  * test is skipped with a message saying so (a fresh clone without it); on CI ({@code CI=true}) it fails
- * instead, because CI always has the folder and a skip there would hide a broken setup.
+ * instead ({@link LinuxCi#proofsRequired()}), because CI always has the folder and a skip there would hide a
+ * broken setup.
  */
 public final class SharedData {
     private SharedData() {
@@ -24,7 +25,7 @@ public final class SharedData {
         if (root == null) {
             String msg = "../shared not found: set -Detw4j.shared=DIR or ETW4J_SHARED=DIR "
                     + "(it holds the seeds, the .etl corpus and the format notes these tests check against)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            if (LinuxCi.proofsRequired()) {
                 throw new AssertionError(msg + "; CI must always have it");
             }
             Assumptions.abort(msg);
@@ -37,7 +38,7 @@ public final class SharedData {
         Path p = root().resolve(relative);
         if (!Files.exists(p)) {
             String msg = "shared file missing: " + p;
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            if (LinuxCi.proofsRequired()) {
                 throw new AssertionError(msg);
             }
             Assumptions.abort(msg);

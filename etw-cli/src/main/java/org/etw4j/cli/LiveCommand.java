@@ -68,6 +68,15 @@ final class LiveCommand implements Callable<Integer> {
             if (!java.nio.file.Files.isRegularFile(m)) {
                 throw new CliException("manifest not found: " + m);
             }
+            try { // provider names resolve against the given manifests too (issue 21, item 2)
+                java.util.Map<String, org.etw4j.Guid> named = new java.util.LinkedHashMap<>();
+                for (org.etw4j.consumer.decode.ProviderManifest pm : org.etw4j.consumer.decode.ManifestParser.parse(m)) {
+                    named.putIfAbsent(pm.name(), pm.guid());
+                }
+                common.addManifestProviders(named);
+            } catch (IOException e) {
+                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
+            }
         }
         EtwBackend backend = common.controllingBackend();
         PrintWriter out = cl.getOut();

@@ -1,10 +1,13 @@
 package org.etw4j.cli;
 
 import java.util.Locale;
+import java.util.Map;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.ProviderResolution;
 import org.etw4j.controller.TraceSession;
+import org.etw4j.spi.EtwBackend;
 
 /**
  * A provider to enable, as given on the command line: {@code NAME_OR_GUID[:LEVEL[:KEYWORDS]]}.
@@ -12,10 +15,13 @@ import org.etw4j.controller.TraceSession;
  * <p>Immutable record; thread-safe. {@code LEVEL} is a number 0-255 or a level name ({@code critical},
  * {@code error}, {@code warning}, {@code informational} or {@code info}, {@code verbose}); default verbose.
  * {@code KEYWORDS} is the MatchAnyKeyword mask, hexadecimal with {@code 0x} or decimal; default all bits.
- * A name that is not a GUID is turned into the GUID EventSource and TraceLogging derive from it.
+ * A name that is not a GUID is resolved when the session starts ({@link #resolve}): a provider registered on the
+ * machine (TdhEnumerateProviders on Windows), else one of the manifests the CLI knows (its demo provider's and the
+ * {@code --manifest} files), else the GUID EventSource and TraceLogging derive from the name, which {@link #id()}
+ * holds until then.
  *
  * @param text     the provider as written (name or GUID)
- * @param id       the provider GUID
+ * @param id       the provider GUID as parsed: the GUID given, or the name's EventSource/TraceLogging hash
  * @param level    the level to enable
  * @param keywords the MatchAnyKeyword mask
  */
@@ -35,6 +41,15 @@ public record ProviderSpec(String text, Guid id, int level, long keywords) {
         int level = parts.length > 1 && !parts[1].isBlank() ? level(parts[1].trim(), spec) : Level.VERBOSE.value();
         long keywords = parts.length > 2 && !parts[2].isBlank() ? keywords(parts[2].trim(), spec) : -1L;
         return new ProviderSpec(name, TraceSession.resolve(name), level, keywords);
+    }
+
+    /**
+     * The GUID to enable on {@code backend}'s machine, with the rule that chose it (issue 21, item 2): see
+     * {@link ProviderResolution}; {@code manifests} maps the provider names of the manifests the CLI knows to
+     * their GUIDs.
+     */
+    public ProviderResolution resolve(EtwBackend backend, Map<String, Guid> manifests) {
+        return TraceSession.resolve(text, backend, manifests);
     }
 
     /** The enable parameters this spec asks for. */

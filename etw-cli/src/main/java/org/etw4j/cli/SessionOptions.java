@@ -3,9 +3,13 @@ package org.etw4j.cli;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.ProviderResolution;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
 import org.etw4j.spi.EtwBackend;
@@ -48,6 +52,18 @@ final class SessionOptions {
 
     @Mixin
     BackendOption backendOption;
+
+    /**
+     * The providers of the manifests the command knows, name to GUID: the demo provider's, plus those of its
+     * {@code --manifest} files ({@link #addManifestProviders}); what provider names resolve against after the
+     * machine's registered providers.
+     */
+    private final Map<String, Guid> manifestProviders = new LinkedHashMap<>(Map.of(DemoEvents.PROVIDER_NAME, DemoEvents.PROVIDER_ID));
+
+    /** Adds the providers a manifest declares to those names resolve against. */
+    void addManifestProviders(Map<String, Guid> providers) {
+        providers.forEach(manifestProviders::putIfAbsent);
+    }
 
     /**
      * The defaults that differ by command, named in the command's {@code @Command(defaultValueProvider)}: the
@@ -122,7 +138,14 @@ final class SessionOptions {
     Outcome run(TraceSession s, EtwBackend backend, List<ProviderSpec> providers, StopSignal signal, PrintWriter err,
                 String what, String where, AfterStop afterStop) throws InterruptedException {
         for (ProviderSpec p : providers) {
-            s.enable(p.id(), p.parameters());
+            ProviderResolution r = p.resolve(backend, manifestProviders);
+            if (r.rule() != ProviderResolution.Rule.GUID && !r.id().equals(DemoEvents.PROVIDER_ID)) {
+                err.println(r.describe()); // which rule chose the GUID (not for GUIDs and the built-in demo provider)
+            }
+            if (r.warning() != null) {
+                err.println("warning: " + r.warning());
+            }
+            s.enable(r.id(), p.parameters());
         }
         DemoLoad load = demoLoad ? DemoLoad.start(backend, rate) : null;
         err.println(what + " on the " + backend.name() + " backend" + where

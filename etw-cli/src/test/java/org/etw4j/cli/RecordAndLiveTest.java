@@ -101,4 +101,35 @@ class RecordAndLiveTest {
             assertEquals(3, e.at("/event/level").asInt());
         }
     }
+
+    @Test
+    void liveResolvesProviderNamesFromTheManifestsItKnowsAndSaysWhichRuleChose() throws Exception {
+        // Issue 21, item 2. Failed before: every name was hashed, silently; Microsoft-Windows-DotNETRuntime enabled
+        // ProviderIds.fromName(...) although the given manifest declares e13c0d23-ccbc-4e12-931b-d9cc2eee27e4.
+        Path man = dir.resolve("dotnet.man");
+        Files.writeString(man, """
+                <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events">
+                 <instrumentation><events>
+                  <provider name="Microsoft-Windows-DotNETRuntime" guid="{e13c0d23-ccbc-4e12-931b-d9cc2eee27e4}"
+                            symbol="MICROSOFT_WINDOWS_DOTNETRUNTIME" resourceFileName="x" messageFileName="x">
+                   <events/>
+                  </provider>
+                 </events></instrumentation>
+                </instrumentationManifest>
+                """);
+        Cli.Result known = Cli.run("live", "--session", "etw4j-test-live-resolve", "--provider",
+                "Microsoft-Windows-DotNETRuntime:info", "--manifest", man.toString(), "--duration", "200ms",
+                "--backend", "simulated");
+        assertEquals(0, known.code(), known.toString());
+        assertTrue(known.errLines().contains("provider Microsoft-Windows-DotNETRuntime -> e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+                + " (named in a given manifest)"), known.err());
+        assertTrue(known.errLines().stream().noneMatch(l -> l.startsWith("warning:")), known.err());
+
+        Cli.Result unknown = Cli.run("live", "--session", "etw4j-test-live-resolve2", "--provider",
+                "Microsoft-Windows-DotNETRuntime", "--duration", "200ms", "--backend", "simulated");
+        assertEquals(0, unknown.code(), unknown.toString());
+        assertTrue(unknown.err().contains("(derived from the name (EventSource/TraceLogging hash))"), unknown.err());
+        assertTrue(unknown.err().contains("warning: 'Microsoft-Windows-DotNETRuntime' is not registered on this machine"),
+                unknown.err());
+    }
 }

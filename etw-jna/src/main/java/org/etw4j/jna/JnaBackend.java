@@ -45,7 +45,7 @@ public final class JnaBackend implements EtwBackend {
     static final String CONTROL_UNSUPPORTED = "the JNA backend is provider-only (EventRegister/EventWrite): "
             + "starting, controlling and consuming sessions needs etw4j's FFM backend (native-bindings, Java 22+)";
 
-    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new JnaActivityIds());
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new JnaActivityIds(), new JnaActivityIds.OsThread());
     private final Deque<CallbackFailure> failures = new ArrayDeque<>();
     private final LongAdder failureCount = new LongAdder();
     private final LongAdder ignoredAfterClose = new LongAdder();

@@ -24,17 +24,23 @@ public final class JnaBackendFactory implements EtwBackendFactory {
 
     @Override
     public boolean isSupported() {
+        return unsupportedReason().equals("supported");
+    }
+
+    /** Why this backend cannot run here: not Windows, a 32-bit JVM, or JNA or advapi32 failing to load (its error). */
+    @Override
+    public String unsupportedReason() {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows")) {
-            return false;
+            return "not Windows";
         }
         try {
             if (Native.POINTER_SIZE != 8) {
-                return false; // PVOID arguments are bound as 64-bit values (see Advapi32)
+                return "a 32-bit JVM: PVOID arguments are bound as 64-bit values (see Advapi32), use a 64-bit JVM";
             }
             Advapi32.bind();
-            return true;
+            return "supported";
         } catch (LinkageError e) {
-            return false; // JNA's own native part or advapi32 cannot load
+            return "JNA or advapi32 could not be loaded: " + e; // JNA's own native part or advapi32
         }
     }
 

@@ -124,9 +124,9 @@ final class JnaRegistration implements ProviderRegistration {
             return Win32Error.ERROR_INVALID_HANDLE.code();
         }
         try {
-            // No id named: the thread's id as etw4j keeps it (in Java, see JavaThreadActivityIds), passed explicitly so
-            // ETW's per-OS-thread id, which a virtual thread does not own, is never used.
-            Guid activity = activityId != null ? activityId : backend.activityIds().get();
+            // No id named: NULL on a platform thread (ETW uses the OS thread's id, which etw4j's activities set and
+            // native code may have set), the Java-kept id on a virtual thread (see JavaThreadActivityIds).
+            Guid activity = activityId != null ? activityId : backend.activityIds().forWrite();
             return WriteStaging.forThisThread().writeTransfer(handle, descriptor, activity, relatedActivityId, data);
         } catch (OutOfMemoryError e) {
             return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(); // writes never throw (MS Learn, EventWrite function)

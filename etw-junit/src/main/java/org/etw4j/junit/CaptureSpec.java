@@ -10,6 +10,8 @@ import org.etw4j.controller.TraceSession;
  * that decode their events. Immutable.
  */
 record CaptureSpec(List<String> providerNames, List<Guid> providerIds, EnableParameters parameters, List<String> manifests) {
+    /** How long starting a capture waits for the providers' enable callbacks. */
+    static final java.time.Duration CALLBACK_WAIT = java.time.Duration.ofSeconds(10);
 
     static CaptureSpec of(EtwTest a) {
         return of(a.providers(), a.level().value(), a.matchAnyKeyword(), a.matchAllKeyword(), a.manifests());
@@ -25,7 +27,10 @@ record CaptureSpec(List<String> providerNames, List<Guid> providerIds, EnablePar
         }
         List<String> names = List.of(providers);
         List<Guid> ids = names.stream().map(TraceSession::resolve).toList();
-        EnableParameters p = EnableParameters.builder().level(level).matchAnyKeyword(matchAny).matchAllKeyword(matchAll).build();
+        // The test body writes as soon as the capture starts: the enable waits until the providers (this process's
+        // included) have seen it, which Windows does only when asked (EnableTraceEx2 Timeout; issue 21, item 4).
+        EnableParameters p = EnableParameters.builder().level(level).matchAnyKeyword(matchAny).matchAllKeyword(matchAll)
+                .waitForCallbacks(CALLBACK_WAIT).build();
         return new CaptureSpec(names, ids, p, List.of(manifests));
     }
 

@@ -49,9 +49,12 @@ import org.etw4j.Guid;
  * file system cannot rename atomically nothing is written.
  *
  * <p><b>Location</b> ({@link #shared()}): the system property {@value #DIRECTORY_PROPERTY}, else the environment
- * variable {@value #DIRECTORY_ENV}, else {@code $XDG_CACHE_HOME/etw4j/manifests}, else
- * {@code ~/.cache/etw4j/manifests}. The value {@code off} (also {@code none}, {@code false}, empty) disables
- * it.
+ * variable {@value #DIRECTORY_ENV}, else the platform's per-user cache folder: on Windows
+ * {@code %LOCALAPPDATA%\etw4j\manifests} (else {@code %USERPROFILE%\AppData\Local\etw4j\manifests}), the
+ * local, non-roaming application-data folder (MS Learn, "KNOWNFOLDERID": FOLDERID_LocalAppData); elsewhere
+ * {@code $XDG_CACHE_HOME/etw4j/manifests}, else {@code ~/.cache/etw4j/manifests} (XDG Base Directory
+ * Specification). A relative base is ignored. The value {@code off} (also {@code none}, {@code false}, empty)
+ * disables it.
  *
  * <p>Used by {@link ManifestParser#parse(Path)}, so by {@link ManifestRegistry#register(Path)},
  * {@code EventStream.addManifest(Path)} and the CLI's {@code --manifest}; in-band (EventSource) manifests of a
@@ -131,8 +134,9 @@ public final class ManifestCache {
      * looked up at every call, so a changed system property takes effect at the next load.
      */
     public static ManifestCache shared() {
+        boolean windows = System.getProperty("os.name", "").startsWith("Windows");
         Path dir = configuredDirectory(System.getProperty(DIRECTORY_PROPERTY), System.getenv(DIRECTORY_ENV),
-                System.getenv("XDG_CACHE_HOME"), System.getProperty("user.home"));
+                windows, System.getenv(windows ? "LOCALAPPDATA" : "XDG_CACHE_HOME"), System.getProperty("user.home"));
         synchronized (SHARED_LOCK) {
             if (shared == null || !Objects.equals(shared.directory, dir)) {
                 shared = dir == null ? disabled() : at(dir);
@@ -141,8 +145,13 @@ public final class ManifestCache {
         }
     }
 
-    /** The directory the configuration names, or {@code null} when the cache is off. */
-    static Path configuredDirectory(String property, String env, String xdgCacheHome, String userHome) {
+    /**
+     * The directory the configuration names, or {@code null} when the cache is off.
+     *
+     * @param windows        whether the Windows rule applies ({@code cacheHome} is then %LOCALAPPDATA%)
+     * @param cacheHome      %LOCALAPPDATA% on Windows, $XDG_CACHE_HOME elsewhere; used only when absolute
+     */
+    static Path configuredDirectory(String property, String env, boolean windows, String cacheHome, String userHome) {
         String chosen = property != null ? property : env;
         if (chosen != null) {
             String v = chosen.trim();
@@ -153,10 +162,10 @@ public final class ManifestCache {
             return Path.of(v).toAbsolutePath();
         }
         Path base;
-        if (xdgCacheHome != null && !xdgCacheHome.isBlank() && Path.of(xdgCacheHome).isAbsolute()) {
-            base = Path.of(xdgCacheHome); // the XDG spec ignores relative values
+        if (cacheHome != null && !cacheHome.isBlank() && Path.of(cacheHome).isAbsolute()) {
+            base = Path.of(cacheHome); // the XDG spec ignores relative values; so do we for %LOCALAPPDATA%
         } else if (userHome != null && !userHome.isBlank()) {
-            base = Path.of(userHome, ".cache");
+            base = windows ? Path.of(userHome, "AppData", "Local") : Path.of(userHome, ".cache");
         } else {
             return null;
         }

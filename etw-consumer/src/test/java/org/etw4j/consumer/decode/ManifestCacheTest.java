@@ -50,7 +50,8 @@ class ManifestCacheTest {
         try (InputStream in = ManifestCacheTest.class.getResourceAsStream("clr-supplement.man")) {
             m.put("clr-supplement.man", new Object[] {in.readAllBytes(), SchemaSource.BUILT_IN});
         }
-        Path demo = Path.of("..", "etw-cli", "src", "main", "resources", "org", "etw4j", "cli", "etw4j-demo.man");
+        Path demo = Path.of("..", "etw-cli", "src", "main", "resources", "org", "etw4j", "cli",
+                "etw4j-demo.man");
         assertTrue(Files.isRegularFile(demo), "the CLI's bundled manifest is at " + demo.toAbsolutePath());
         m.put("etw4j-demo.man", new Object[] {Files.readAllBytes(demo), SchemaSource.MANIFEST});
         m.put("EventDecoderTest.MANIFEST", new Object[] {bytes(EventDecoderTest.MANIFEST), SchemaSource.MANIFEST});
@@ -268,27 +269,48 @@ class ManifestCacheTest {
         assertEquals(new ManifestCache.Statistics(0, 1, 0, 0, 0), c.statistics());
     }
 
+    /**
+     * Absolute paths of the OS the test runs on (a literal {@code "/p"} is not absolute on Windows, where it
+     * means {@code \\p} on the current drive): the rules are checked on Linux and on Windows alike.
+     */
+    private static final Path BASE = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+
+    private static String abs(String name) {
+        return BASE.resolve(name).toString();
+    }
+
     @Test
     void locationFollowsPropertyThenEnvironmentThenXdgThenHome() {
-        // Absolute paths of this platform (C:\p on Windows, /p elsewhere), so that the rule is checked everywhere.
-        Path root = Path.of("").toAbsolutePath().getRoot();
-        String p = root.resolve("p").toString();
-        String e = root.resolve("e").toString();
-        String x = root.resolve("x").toString();
-        String u = root.resolve("home").resolve("u").toString();
-        Path home = Path.of(u);
-        assertEquals(Path.of(p), ManifestCache.configuredDirectory(p, e, x, u));
-        assertEquals(Path.of(e), ManifestCache.configuredDirectory(null, e, x, u));
-        assertEquals(Path.of(x, "etw4j", "manifests"), ManifestCache.configuredDirectory(null, null, x, u));
+        Path home = BASE.resolve("home");
+        String h = home.toString();
+        assertEquals(Path.of(abs("p")), ManifestCache.configuredDirectory(abs("p"), abs("e"), false, abs("x"), h));
+        assertEquals(Path.of(abs("e")), ManifestCache.configuredDirectory(null, abs("e"), false, abs("x"), h));
+        assertEquals(BASE.resolve("x").resolve("etw4j").resolve("manifests"),
+                ManifestCache.configuredDirectory(null, null, false, abs("x"), h));
         assertEquals(home.resolve(".cache").resolve("etw4j").resolve("manifests"),
-                ManifestCache.configuredDirectory(null, null, null, u));
+                ManifestCache.configuredDirectory(null, null, false, null, h));
         assertEquals(home.resolve(".cache").resolve("etw4j").resolve("manifests"),
-                ManifestCache.configuredDirectory(null, null, "relative/ignored", u), "XDG: absolute only");
+                ManifestCache.configuredDirectory(null, null, false, "relative", h), "XDG: absolute only");
         for (String off : new String[] {"off", "OFF", "none", "false", "", " "}) {
-            assertNull(ManifestCache.configuredDirectory(off, e, x, u), off);
-            assertNull(ManifestCache.configuredDirectory(null, off, x, u), off);
+            assertNull(ManifestCache.configuredDirectory(off, abs("e"), false, abs("x"), h), off);
+            assertNull(ManifestCache.configuredDirectory(null, off, false, abs("x"), h), off);
         }
-        assertNull(ManifestCache.configuredDirectory(null, null, null, null));
+        assertNull(ManifestCache.configuredDirectory(null, null, false, null, null));
+    }
+
+    @Test
+    void onWindowsTheCacheIsInLocalAppData() {
+        // MS Learn, KNOWNFOLDERID: FOLDERID_LocalAppData (%LOCALAPPDATA%, default %USERPROFILE%\AppData\Local)
+        // is the per-user, non-roaming place for caches; ~/.cache is a Unix convention.
+        Path home = BASE.resolve("Users").resolve("u");
+        String h = home.toString();
+        assertEquals(BASE.resolve("Local").resolve("etw4j").resolve("manifests"),
+                ManifestCache.configuredDirectory(null, null, true, abs("Local"), h));
+        assertEquals(home.resolve("AppData").resolve("Local").resolve("etw4j").resolve("manifests"),
+                ManifestCache.configuredDirectory(null, null, true, null, h), "no %LOCALAPPDATA%: the default");
+        assertEquals(home.resolve("AppData").resolve("Local").resolve("etw4j").resolve("manifests"),
+                ManifestCache.configuredDirectory(null, null, true, "relative", h), "absolute only");
+        assertEquals(Path.of(abs("p")), ManifestCache.configuredDirectory(abs("p"), null, true, abs("Local"), h));
     }
 
     @Test

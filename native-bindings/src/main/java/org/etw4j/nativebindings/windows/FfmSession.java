@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
-import java.util.UUID;
 import org.etw4j.EtwException;
 import org.etw4j.Guid;
 import org.etw4j.controller.EnableParameters;
@@ -13,6 +12,7 @@ import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.spi.SessionControl;
+import org.etw4j.spi.SessionIds;
 import org.etw4j.spi.SessionUpdates;
 
 /**
@@ -27,15 +27,16 @@ import org.etw4j.spi.SessionUpdates;
  */
 final class FfmSession implements SessionControl {
     /**
-     * How long EnableTraceEx2 waits for the providers' enable callbacks. Nonzero, so that when enable returns the
-     * providers have seen the change (the backend contract: a provider's state is published before enable
-     * returns). Mature libraries pass 0 instead and let ETW notify asynchronously: krabsetw
-     * (krabs/krabs/ut.hpp@6900de05, {@code EnableTraceEx2(..., 0, &parameters)}), ferrisetw
-     * (src/native/evntrace.rs@48336cca, Timeout argument 0) and TraceEvent (TraceEventSession.cs@f3ec1b38,
-     * {@code EnableProviderTimeoutMSec = 0} by default). We keep the wait but, like them, never fail because a
-     * callback was slow: see {@link #enableTrace}.
+     * EnableTraceEx2's Timeout when the caller does not ask to wait ({@link EnableParameters#callbackWait}): 0, so
+     * ETW notifies the providers asynchronously and the call returns at once (MS Learn, EnableTraceEx2: "If
+     * Timeout is 0, this function will start configuring the provider asynchronously and will return
+     * immediately"). What mature libraries pass: krabsetw (krabs/krabs/ut.hpp@6900de05,
+     * {@code EnableTraceEx2(..., 0, &parameters)}), ferrisetw (src/native/evntrace.rs@48336cca, Timeout argument
+     * 0) and TraceEvent (TraceEventSession.cs@f3ec1b38, {@code EnableProviderTimeoutMSec = 0} by default). Before
+     * issue 21 this was 10 s on every enable, disable and capture-state, waiting for every process's callbacks.
+     * Disabling never waits (the SPI's disable takes no parameters).
      */
-    static final int ENABLE_TIMEOUT_MS = 10_000;
+    static final int DEFAULT_ENABLE_TIMEOUT_MS = 0;
     private static final System.Logger LOG = System.getLogger("org.etw4j.nativebindings.windows");
 
     private final WindowsBackend backend;
@@ -62,7 +63,8 @@ final class FfmSession implements SessionControl {
      * {@link IfSessionExists} policy to ERROR_ALREADY_EXISTS.
      */
     static StartResult start(WindowsBackend backend, SessionConfig config) {
-        Guid id = Guid.of(UUID.randomUUID());
+        // A GUID naming this process, so that Sessions.stopStale can prove etw4j started the session (issue 21, 9).
+        Guid id = SessionIds.newSessionId(config.name());
         try (Arena call = Arena.ofConfined()) {
             MemorySegment props = SessionProperties.forStart(call, config, id);
             MemorySegment handleOut = call.allocate(ValueLayout.JAVA_LONG);
@@ -143,6 +145,7 @@ final class FfmSession implements SessionControl {
             throw Win32Errors.failure("EnableTraceEx2", Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND, what + ": the session is stopped");
         }
         int status;
+        int timeoutMs;
         try (Arena call = Arena.ofConfined()) {
             MemorySegment guid = call.allocate(NativeGuids.BYTES, 8);
             NativeGuids.write(guid, 0, providerId);
@@ -151,7 +154,8 @@ final class FfmSession implements SessionControl {
             int level = p == null ? 0 : p.level();
             long any = p == null ? 0 : p.matchAnyKeyword();
             long all = p == null ? 0 : p.matchAllKeyword();
-            status = EtwNative.EnableTraceEx2(handle, guid, controlCode, (byte) level, any, all, ENABLE_TIMEOUT_MS, params);
+            timeoutMs = p == null ? DEFAULT_ENABLE_TIMEOUT_MS : (int) p.callbackWait().toMillis(); // a ULONG
+            status = EtwNative.EnableTraceEx2(handle, guid, controlCode, (byte) level, any, all, timeoutMs, params);
         } finally {
             backend.failures().reportPending(); // the callbacks of this process's providers ran during the call
         }
@@ -165,7 +169,7 @@ final class FfmSession implements SessionControl {
             // provider callbacks to complete"; ERROR_TIMEOUT only says the wait ran out (a slow callback, possibly
             // in another process). The change was made, so this is success, with a warning.
             LOG.log(System.Logger.Level.WARNING, "EnableTraceEx2 returned ERROR_TIMEOUT (" + status + ") for " + what
-                    + ": a provider's enable callback took longer than " + ENABLE_TIMEOUT_MS + " ms; the change was made,"
+                    + ": a provider's enable callback took longer than " + Integer.toUnsignedLong(timeoutMs) + " ms; the change was made,"
                     + " but that provider may not have seen it yet");
             return;
         }

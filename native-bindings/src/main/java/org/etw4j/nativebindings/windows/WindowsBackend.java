@@ -46,9 +46,10 @@ import org.etw4j.spi.TraceConsumer;
  * over the tests' stand-in, so the contract suite holds this backend to what Windows reports); payload filters are refused with ERROR_NOT_SUPPORTED
  * (TdhCreatePayloadFilter/TdhAggregatePayloadFilters are not bound yet; a substitute gets
  * {@link RawPayloadFilter}); real-time losses are reported as ETW announces them (see {@link FfmConsumer});
- * EnableTraceEx2 waits up to {@value FfmSession#ENABLE_TIMEOUT_MS} ms for enable callbacks, so a provider in
- * this process is enabled when the call returns; ERROR_TIMEOUT (some provider's callback was slower) is success
- * with a warning, since the change was made.
+ * EnableTraceEx2 does not wait for enable callbacks unless asked ({@link
+ * org.etw4j.controller.EnableParameters#callbackWait}; Timeout {@value FfmSession#DEFAULT_ENABLE_TIMEOUT_MS} by
+ * default, so a provider, even one in this process, may see the change just after the call returns); when asked,
+ * ERROR_TIMEOUT (some provider's callback was slower) is success with a warning, since the change was made.
  */
 public final class WindowsBackend implements EtwBackend {
     /** The name that selects this backend ({@code -Detw4j.backend=windows-ffm}). */
@@ -61,7 +62,7 @@ public final class WindowsBackend implements EtwBackend {
     private static final UpcallFailures ORPHANS = new UpcallFailures(null);
 
     private final UpcallFailures failures;
-    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new FfmActivityIds());
+    private final JavaThreadActivityIds activityIds = new JavaThreadActivityIds(new FfmActivityIds(), new FfmActivityIds.OsThread());
     private final boolean systemEtw;
 
     private WindowsBackend(Consumer<UpcallFailure> reporter) {
@@ -162,6 +163,12 @@ public final class WindowsBackend implements EtwBackend {
     @Override
     public SessionControl attachSession(String name) {
         return FfmSession.attach(this, name);
+    }
+
+    /** {@code TdhEnumerateProviders}: the manifest and MOF providers registered on this machine (see {@link RegisteredProviders}). */
+    @Override
+    public java.util.Map<String, Guid> registeredProviders() {
+        return RegisteredProviders.list();
     }
 
     @Override

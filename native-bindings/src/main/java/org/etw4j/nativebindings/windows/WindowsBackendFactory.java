@@ -31,6 +31,25 @@ public final class WindowsBackendFactory implements EtwBackendFactory {
     }
 
     @Override
+    public String unsupportedReason() {
+        return unsupportedReason(WindowsLibraries.isWindows(), Runtime.version().feature(),
+                ValueLayout.ADDRESS.byteSize());
+    }
+
+    static String unsupportedReason(boolean windows, int javaFeature, long pointerBytes) {
+        if (!windows) {
+            return "not Windows";
+        }
+        if (javaFeature < 23) {
+            return "Java " + javaFeature + ": the FFM bindings need Java 23+ (etw-jna runs on Java 17+)";
+        }
+        if (pointerBytes != WindowsLibraries.REQUIRED_POINTER_BYTES) {
+            return "a " + pointerBytes * 8 + "-bit JVM: the bindings are x64, use a 64-bit JVM";
+        }
+        return "supported";
+    }
+
+    @Override
     public int priority() {
         return PRIORITY;
     }

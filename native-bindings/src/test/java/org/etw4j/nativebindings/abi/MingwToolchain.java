@@ -42,7 +42,7 @@ final class MingwToolchain {
      */
     static Optional<MingwToolchain> locate() {
         Optional<Path> found = find();
-        if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
+        if (found.isEmpty() && org.etw4j.testing.LinuxCi.proofsRequired()) {
             Assertions.fail(MISSING + "; CI=true, so this is a failure, not a skip");
         }
         return found.map(MingwToolchain::new);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
@@ -57,15 +58,93 @@ class FfmSessionFidelityTest {
     // ------------------------------------------------------------------ defect 6: EnableTraceEx2 Timeout
 
     @Test
-    void aSlowEnableCallbackSomewhereOnTheMachineDoesNotMakeEnableFail() {
+    void enableDisableAndCaptureStateDoNotWaitForCallbacksUnlessAsked() {
+        // Issue 21, item 4. Failed before: every call passed Timeout 10000, waiting up to 10 s for every process's
+        // callbacks. MS Learn, EnableTraceEx2: "If Timeout is 0, this function will start configuring the provider
+        // asynchronously and will return immediately"; krabsetw, ferrisetw and TraceEvent pass 0.
+        EtwProvider p = closeLater(EtwProvider.builder(prefix + "p").backend(backend).register());
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        int before = engine.enableTimeouts().size(); // one engine per JVM: earlier tests' calls are there too
+        s.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.captureState(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.disable(p.id());
+        s.enable(p.id(), EnableParameters.builder().level(Level.INFORMATIONAL).waitForCallbacks(Duration.ofSeconds(3)).build());
+        s.enable(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(EnableParameters.MAX_CALLBACK_WAIT));
+        List<Long> all = engine.enableTimeouts();
+        assertEquals(List.of(0L, 0L, 0L, 3000L, 0xFFFF_FFFEL), all.subList(before, all.size()));
+    }
+
+    @Test
+    void aSlowEnableCallbackSomewhereOnTheMachineDoesNotMakeAWaitingEnableFail() {
         // MS Learn, EnableTraceEx2: with a nonzero Timeout the call "will return ERROR_TIMEOUT" when "provider
         // callbacks" do not complete in time, although it has started configuring the provider.
         engine.providerCallbackTakes(Duration.ofMinutes(5));
         EtwProvider p = closeLater(EtwProvider.builder(prefix + "p").backend(backend).register());
         TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
-        assertDoesNotThrow(() -> s.enable(p.id(), EnableParameters.of(Level.VERBOSE)), "the enable took effect");
+        EnableParameters waiting = EnableParameters.of(Level.VERBOSE).withCallbackWait(Duration.ofSeconds(10));
+        int before = engine.enableTimeouts().size();
+        assertDoesNotThrow(() -> s.enable(p.id(), waiting), "the enable took effect");
+        assertEquals(10_000L, engine.enableTimeouts().get(before));
         assertTrue(p.isEnabled(), "the provider was configured");
         assertDoesNotThrow(() -> s.disable(p.id()));
         assertFalse(p.isEnabled());
+    }
+
+    // ------------------------------------------------------------------ issue 21, item 2: names that resolve
+
+    @Test
+    void providerNamesResolveThroughTdhEnumerateProviders() {
+        // Failed before: WindowsBackend had no registeredProviders() (TdhEnumerateProviders was bound, never
+        // called), so a Windows provider's name was hashed into a GUID nobody registered.
+        Guid kernelProcess = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+        Guid dotnet = Guid.parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+        engine.machine().installProvider("Microsoft-Windows-Kernel-Process", kernelProcess);
+        engine.machine().installProvider("Microsoft-Windows-DotNETRuntime", dotnet);
+        assertEquals(java.util.Map.of("Microsoft-Windows-Kernel-Process", kernelProcess,
+                "Microsoft-Windows-DotNETRuntime", dotnet), backend.registeredProviders());
+        EtwProvider p = closeLater(EtwProvider.builder(kernelProcess).backend(backend).register());
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        s.enable("microsoft-windows-kernel-process", EnableParameters.of(Level.INFORMATIONAL, 0x10));
+        assertTrue(p.isEnabled(Level.INFORMATIONAL.value(), 0x10), "the registered GUID was enabled");
+        assertEquals(org.etw4j.controller.ProviderResolution.Rule.REGISTERED,
+                TraceSession.resolve("Microsoft-Windows-DotNETRuntime", backend, java.util.Map.of()).rule());
+    }
+
+    @Test
+    void anEmptyMachineListsNoProviders() {
+        assertEquals(java.util.Map.of(), backend.registeredProviders());
+    }
+
+    // ------------------------------------------------------------------ issue 21, item 8 (part): CloseTrace
+
+    @Test
+    void closingAConsumerWhileProcessTraceRunsGetsClosePendingAndProcessingEnds() throws Exception {
+        // MS Learn, CloseTrace: ERROR_CTX_CLOSE_PENDING while ProcessTrace runs (the stand-in answered 0 before
+        // this model; FfmConsumer accepts either, and its ProcessTrace returns without an error).
+        TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
+        org.etw4j.spi.TraceConsumer c = backend.openRealTime(s.name(), r -> { });
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        Thread pump = new Thread(() -> {
+            try {
+                entered.countDown();
+                c.process();
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "close-pending-consumer");
+        pump.setDaemon(true);
+        pump.start();
+        assertTrue(entered.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        long before = engine.closePendingAnswers();
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!pump.getState().equals(Thread.State.WAITING) && System.nanoTime() < end) {
+            Thread.sleep(5); // ProcessTrace blocks waiting for buffers
+        }
+        c.close(); // from another thread than ProcessTrace's
+        pump.join(10_000);
+        assertFalse(pump.isAlive(), "ProcessTrace returned after the close");
+        assertEquals(null, failed.get());
+        assertEquals(before + 1, engine.closePendingAnswers(), "CloseTrace answered ERROR_CTX_CLOSE_PENDING");
     }
 }

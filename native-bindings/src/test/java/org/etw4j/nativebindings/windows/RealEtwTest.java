@@ -119,7 +119,7 @@ class RealEtwTest {
         });
         cleanup.add(c);
         Thread t = process(c);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         assertTrue(p.isEnabled(), "EnableTraceEx2 waited for the enable callback");
         assertEquals(0, p.write(EventDescriptor.of(42, Level.INFORMATIONAL, 0x1), new EventData().add(new byte[] {1, 2, 3, 4})));
         s.flush();
@@ -142,7 +142,7 @@ class RealEtwTest {
         SessionControl s = start(SessionConfig.file(name, etl).build());
         EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
         cleanup.add(p);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         for (int i = 0; i < 100; i++) {
             byte[] payload = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(i).array();
             assertEquals(0, p.write(EventDescriptor.of(7, Level.INFORMATIONAL, 1), new EventData().add(payload)));
@@ -201,7 +201,7 @@ class RealEtwTest {
         });
         cleanup.add(c);
         Thread t = process(c);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         assertEquals(0, p.event(request).int32(503).string("/api").write());
         s.flush();
         assertTrue(decoded.await(WAIT.toSeconds(), TimeUnit.SECONDS));
@@ -273,7 +273,7 @@ class RealEtwTest {
         });
         cleanup.add(c);
         Thread t = process(c);
-        s.enableProvider(p.id(), EnableParameters.of(Level.LOG_ALWAYS, 0x1));
+        s.enableProvider(p.id(), EnableParameters.of(Level.LOG_ALWAYS, 0x1).withCallbackWait(WAIT));
         assertEquals(0, p.write(EventDescriptor.of(1, Level.VERBOSE, 0x1), new EventData()));
         assertEquals(0, p.write(EventDescriptor.of(2, Level.CRITICAL, 0x1), new EventData()));
         assertEquals(0, p.write(new EventDescriptor(3, 0, 0, 200, 0, 0, 0x1), new EventData()));
@@ -298,5 +298,177 @@ class RealEtwTest {
         SessionConfig mine = s.config();
         assertEquals(List.of(seen.bufferSizeKb(), seen.minimumBuffers(), seen.maximumBuffers(), seen.flushTimer(), seen.clockType()),
                 List.of(mine.bufferSizeKb(), mine.minimumBuffers(), mine.maximumBuffers(), mine.flushTimer(), mine.clockType()));
+    }
+
+    /**
+     * Issue 21, item 4, on Windows: by default EnableTraceEx2 is called with Timeout 0 (asynchronous, MS Learn), so
+     * enable returns without waiting and the provider's callback arrives on ETW's notification thread soon after.
+     */
+    @Test
+    void enableWithoutWaitingReachesTheProviderSoonAfter() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).build());
+        CountDownLatch enabled = new CountDownLatch(1);
+        List<Thread> callbackThreads = new CopyOnWriteArrayList<>();
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).onEnable((pr, n) -> {
+            callbackThreads.add(Thread.currentThread());
+            enabled.countDown();
+        }).register();
+        cleanup.add(p);
+        s.enableProvider(p.id(), EnableParameters.of(Level.WARNING, 0x3));
+        assertTrue(enabled.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the enable callback came");
+        assertTrue(p.isEnabled(Level.WARNING.value(), 0x1));
+        assertFalse(p.isEnabled(Level.INFORMATIONAL.value(), 0x1));
+        assertFalse(callbackThreads.contains(Thread.currentThread()), "not on the enabling thread");
+    }
+
+    /**
+     * Issue 21, item 5, on Windows: a session enables a provider before it registers, so Windows calls the enable
+     * callback inside EventRegister; a listener that writes on ENABLE must do so after registration and traits,
+     * and its event must reach the session.
+     */
+    @Test
+    void aListenerWritingOnAnEnableDeliveredInsideEventRegisterReachesTheSession() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        Guid providerId = org.etw4j.tracelogging.ProviderIds.fromName(name + "-provider");
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(1);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(providerId)) {
+                ids.add(r.id());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(providerId, EnableParameters.of(Level.VERBOSE)); // nobody registered it yet
+        List<Integer> statuses = new CopyOnWriteArrayList<>();
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).onEnable((pr, n) -> {
+            if (n.controlCode() == org.etw4j.provider.ControlCode.ENABLE_PROVIDER) {
+                statuses.add(pr.write(EventDescriptor.of(77, Level.INFORMATIONAL, 0x1), new EventData()));
+            }
+        }).register();
+        cleanup.add(p);
+        assertEquals(providerId, p.id());
+        s.flush();
+        assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the listener's event came back: " + ids);
+        assertEquals(List.of(0), statuses);
+        assertEquals(List.of(77), ids);
+        assertEquals(0, p.statistics().failures());
+        assertEquals(0, p.statistics().listenerErrors());
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
+
+    /**
+     * Issue 21, item 2, on Windows: TdhEnumerateProviders lists Microsoft-Windows-Kernel-Process with the GUID its
+     * manifest gives, a name resolves to it ignoring case, and the hash rule is not what chose it.
+     */
+    @Test
+    void microsoftWindowsKernelProcessResolvesToItsRegisteredGuid() {
+        Guid kernelProcess = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
+        java.util.Map<String, Guid> registered = backend.registeredProviders();
+        assertTrue(registered.size() > 100, "a Windows machine registers hundreds of providers: " + registered.size());
+        assertEquals(kernelProcess, registered.get("Microsoft-Windows-Kernel-Process"));
+        org.etw4j.controller.ProviderResolution r = org.etw4j.controller.TraceSession.resolve(
+                "microsoft-windows-kernel-process", backend, java.util.Map.of());
+        assertEquals(kernelProcess, r.id());
+        assertEquals(org.etw4j.controller.ProviderResolution.Rule.REGISTERED, r.rule());
+        assertFalse(kernelProcess.equals(org.etw4j.tracelogging.ProviderIds.fromName("Microsoft-Windows-Kernel-Process")));
+    }
+
+    /**
+     * Issue 21, item 9, on Windows: ETW reports back the session GUID etw4j gave at StartTraceW, so the mark that
+     * proves which process started the session survives in QueryAllTracesW; a live owner's session is not stale.
+     */
+    @Test
+    void theSessionGuidThatProvesOwnershipComesBackFromQueryAllTraces() {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).build());
+        org.etw4j.controller.SessionInfo listed = backend.querySessions().stream().filter(i -> i.name().equals(name))
+                .findFirst().orElseThrow();
+        assertEquals(s.sessionId(), listed.sessionId());
+        assertEquals(ProcessHandle.current().pid(),
+                org.etw4j.spi.SessionIds.owner(name, listed.sessionId()).orElseThrow().pid());
+        assertFalse(Sessions.isStale(listed));
+        assertEquals(List.of(), Sessions.stopStale(backend, name));
+    }
+
+    /**
+     * Issue 21, item 7, on Windows: a provider whose traits name a group is enabled by a session that enables the
+     * group GUID with EVENT_ENABLE_PROPERTY_PROVIDER_GROUP, with the group's level and keywords, and its event is
+     * recorded.
+     */
+    @Test
+    void enablingAProviderGroupEnablesItsMember() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        Guid group = Guid.of(UUID.randomUUID());
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        EtwProvider p = EtwProvider.builder(name + "-member").group(group).backend(backend).register();
+        cleanup.add(p);
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(1);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id())) {
+                ids.add(r.id());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(group, EnableParameters.builder().level(Level.WARNING).matchAnyKeyword(0x6)
+                .property(org.etw4j.controller.EnableProperty.PROVIDER_GROUP).waitForCallbacks(WAIT).build());
+        assertEquals(new org.etw4j.provider.EnableState(true, 3, 0x6, 0), p.enableState());
+        assertEquals(0, p.write(EventDescriptor.of(5, Level.ERROR, 0x2), new EventData()));
+        s.flush();
+        assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the member's event was recorded");
+        assertEquals(List.of(5), ids);
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
+
+    /**
+     * Issue 21, item 6, on Windows: on a platform thread an etw4j activity is the OS thread's ETW activity id (what
+     * native code reads with EventActivityIdControl), and an id native code set is what etw4j's events carry
+     * outside activities.
+     */
+    @Test
+    void onAPlatformThreadEtw4jAndNativeCodeShareTheActivityId() throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
+        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
+        cleanup.add(p);
+        List<Guid> activities = new CopyOnWriteArrayList<>();
+        CountDownLatch arrived = new CountDownLatch(2);
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id()) && r.id() == 8) {
+                activities.add(r.activityId());
+                arrived.countDown();
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        FfmActivityIds.OsThread os = new FfmActivityIds.OsThread();
+        Guid nativeId = Guid.of(UUID.randomUUID());
+        Guid before = os.getAndSet(nativeId); // what native code on this thread would do
+        try {
+            assertEquals(0, p.write(EventDescriptor.of(8, Level.INFORMATIONAL, 0x1), new EventData()));
+            Guid activity;
+            try (org.etw4j.provider.ActivityScope scope = p.startActivity(EventDescriptor.of(9, Level.INFORMATIONAL, 0x1))) {
+                activity = scope.activityId();
+                assertEquals(activity, os.get(), "native code sees etw4j's activity");
+                assertEquals(0, p.write(EventDescriptor.of(8, Level.INFORMATIONAL, 0x1), new EventData()));
+            }
+            assertEquals(nativeId, os.get(), "restored");
+            s.flush();
+            assertTrue(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(List.of(nativeId, activity), activities);
+        } finally {
+            os.getAndSet(before);
+        }
+        s.stop();
+        t.join(WAIT.toMillis());
     }
 }

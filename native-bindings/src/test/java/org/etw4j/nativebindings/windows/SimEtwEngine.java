@@ -46,6 +46,8 @@ import org.etw4j.nativebindings.generated._EVENT_HEADER;
 import org.etw4j.nativebindings.generated._EVENT_RECORD;
 import org.etw4j.nativebindings.generated._EVENT_TRACE_LOGFILEW;
 import org.etw4j.nativebindings.generated._EVENT_TRACE_PROPERTIES;
+import org.etw4j.nativebindings.generated._PROVIDER_ENUMERATION_INFO;
+import org.etw4j.nativebindings.generated._TRACE_PROVIDER_INFO;
 import org.etw4j.nativebindings.generated._TRACE_EVENT_INFO;
 import org.etw4j.nativebindings.generated._WNODE_HEADER;
 import org.etw4j.nativebindings.layout.EventHeaderExtendedDataItem;
@@ -116,6 +118,8 @@ final class SimEtwEngine {
     private final Arena global = Arena.global();
     private final MemorySegment table;
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    private final List<Long> enableTimeouts = new CopyOnWriteArrayList<>();
+    private final AtomicLong closePending = new AtomicLong();
     private final Map<String, ConcurrentLinkedQueue<Integer>> injected = new ConcurrentHashMap<>();
     private final AtomicLong lastHandle = new AtomicLong(0x1000);
     private final Map<Long, EngineProvider> providers = new ConcurrentHashMap<>();
@@ -158,6 +162,7 @@ final class SimEtwEngine {
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         entry("TdhGetEventMapInformation", "tdhGetEventMapInformation", ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
+        entry("TdhEnumerateProviders", "tdhEnumerateProviders", ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS);
         // OpenTraceW: the C helper sets errno (the "last error" on Linux) from what openTrace returns.
         table.set(ValueLayout.ADDRESS, offsetOf("OpenTraceW"), standIn.openTraceWithLastError);
         MemorySegment openImpl = upcall("openTrace", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
@@ -241,6 +246,16 @@ final class SimEtwEngine {
      */
     void providerCallbackTakes(Duration d) {
         slowestCallback = d;
+    }
+
+    /** CloseTrace calls answered ERROR_CTX_CLOSE_PENDING (ProcessTrace was running) so far. */
+    long closePendingAnswers() {
+        return closePending.get();
+    }
+
+    /** The Timeout argument of every EnableTraceEx2 call so far, in milliseconds, oldest first. */
+    List<Long> enableTimeouts() {
+        return List.copyOf(enableTimeouts);
     }
 
     /** The next enable notification carries {@code context} instead of its provider's CallbackContext. */
@@ -634,6 +649,7 @@ final class SimEtwEngine {
 
     int enableTrace(long handle, MemorySegment providerId, int code, byte level, long any, long all, int timeout,
                     MemorySegment parameters) {
+        enableTimeouts.add(Integer.toUnsignedLong(timeout));
         try {
             Integer fail = injectedFailure("EnableTraceEx2");
             if (fail != null) {
@@ -752,6 +768,7 @@ final class SimEtwEngine {
         final Arena memory = Arena.ofAuto();
         volatile TraceConsumer sim;
         volatile boolean stopRequested;
+        volatile boolean processing;
         private MemorySegment buffer = MemorySegment.NULL;
         private long eventsLost;
 
@@ -895,7 +912,12 @@ final class SimEtwEngine {
             if (c == null) {
                 return Win32Errors.ERROR_INVALID_HANDLE;
             }
-            c.sim.process(); // records reach the native callback on this thread, as ETW does
+            c.processing = true;
+            try {
+                c.sim.process(); // records reach the native callback on this thread, as ETW does
+            } finally {
+                c.processing = false;
+            }
             return c.stopRequested ? Win32Errors.ERROR_CANCELLED : 0;
         } catch (Throwable t) {
             return failure(t);
@@ -909,8 +931,17 @@ final class SimEtwEngine {
                 return Win32Errors.ERROR_INVALID_HANDLE;
             }
             c.stopRequested = true;
+            boolean pending = c.processing;
             c.sim.close();
-            return 0;
+            // MS Learn, CloseTrace: ERROR_CTX_CLOSE_PENDING when ProcessTrace runs: "The call was successful. The
+            // ProcessTrace function will stop after it has processed all real-time events in its buffers (it will
+            // not receive any new events)". Modelled: the status. Not modelled: the delivery of those buffered
+            // events after the close (the simulated consumer stops at once; etw4j's consumers ignore records
+            // after close() either way).
+            if (pending) {
+                closePending.incrementAndGet();
+            }
+            return pending ? Win32Errors.ERROR_CTX_CLOSE_PENDING : 0;
         } catch (Throwable t) {
             return failure(t);
         }
@@ -992,6 +1023,48 @@ final class SimEtwEngine {
             } finally {
                 view.detach();
             }
+        } catch (Throwable t) {
+            return failure(t);
+        }
+    }
+
+    /**
+     * TdhEnumerateProviders over the routed machine's installed providers ({@link SimulatedBackend#installProvider}):
+     * a PROVIDER_ENUMERATION_INFO (MS Learn, PROVIDER_ENUMERATION_INFO: NumberOfProviders, Reserved, then
+     * TRACE_PROVIDER_INFO entries) whose entries' ProviderNameOffset is "from the beginning of the
+     * PROVIDER_ENUMERATION_INFO buffer" to a NUL-terminated Unicode name (MS Learn, TRACE_PROVIDER_INFO),
+     * SchemaSource 0 (a manifest); the size protocol of MS Learn, TdhEnumerateProviders: ERROR_INSUFFICIENT_BUFFER
+     * with the size needed in pBufferSize when the buffer is NULL or too small. Layout offsets from the generated
+     * bindings, which WindowsAbiTest checks against the mingw-w64 headers.
+     */
+    int tdhEnumerateProviders(MemorySegment buffer, MemorySegment bufferSize) {
+        try {
+            if (bufferSize.address() == 0) {
+                return Win32Errors.ERROR_INVALID_PARAMETER;
+            }
+            java.util.Map<String, Guid> installed = machine.registeredProviders();
+            long entry = _TRACE_PROVIDER_INFO.layout().byteSize();
+            long first = _PROVIDER_ENUMERATION_INFO.TraceProviderInfoArray$offset();
+            long namesAt = first + entry * installed.size();
+            long total = namesAt;
+            for (String name : installed.keySet()) {
+                total += 2L * (name.length() + 1);
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) total).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            b.putInt((int) _PROVIDER_ENUMERATION_INFO.NumberOfProviders$offset(), installed.size());
+            long at = first;
+            long nameAt = namesAt;
+            for (java.util.Map.Entry<String, Guid> e : installed.entrySet()) {
+                byte[] guid = e.getValue().toWindowsBytes();
+                b.put((int) (at + _TRACE_PROVIDER_INFO.ProviderGuid$offset()), guid);
+                b.putInt((int) (at + _TRACE_PROVIDER_INFO.SchemaSource$offset()), 0);
+                b.putInt((int) (at + _TRACE_PROVIDER_INFO.ProviderNameOffset$offset()), (int) nameAt);
+                byte[] name = (e.getKey() + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_16LE);
+                b.put((int) nameAt, name);
+                nameAt += name.length;
+                at += entry;
+            }
+            return answer(b.array(), buffer, bufferSize);
         } catch (Throwable t) {
             return failure(t);
         }

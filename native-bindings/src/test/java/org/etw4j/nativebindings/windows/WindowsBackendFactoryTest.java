@@ -31,4 +31,14 @@ class WindowsBackendFactoryTest {
         assertTrue(e.getMessage().contains("not supported"), e.getMessage());
         assertEquals("simulated", EtwBackends.choose(null).name());
     }
+
+    @Test
+    void unsupportedReasonsNameWhatToChange() {
+        assertEquals("supported", WindowsBackendFactory.unsupportedReason(true, 25, 8));
+        assertEquals("not Windows", WindowsBackendFactory.unsupportedReason(false, 25, 8));
+        assertEquals("Java 21: the FFM bindings need Java 23+ (etw-jna runs on Java 17+)",
+                WindowsBackendFactory.unsupportedReason(true, 21, 8));
+        assertEquals("a 32-bit JVM: the bindings are x64, use a 64-bit JVM",
+                WindowsBackendFactory.unsupportedReason(true, 25, 4));
+    }
 }
