@@ -3,7 +3,7 @@ package org.etw4j.spi;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.ServiceLoader;
+import org.etw4j.internal.ServiceProviders;
 import org.etw4j.sim.SimulatedBackend;
 
 /**
@@ -39,15 +39,20 @@ public final class EtwBackends {
 
     /** The factories visible to this class loader, best first. */
     public static List<EtwBackendFactory> factories() {
-        List<EtwBackendFactory> list = new ArrayList<>();
-        for (EtwBackendFactory f : ServiceLoader.load(EtwBackendFactory.class, EtwBackends.class.getClassLoader())) {
-            list.add(f);
-        }
+        List<EtwBackendFactory> list = new ArrayList<>(loadFactories().providers());
         if (list.stream().noneMatch(f -> f.name().equals(SimulatedBackend.NAME))) {
             list.add(new SimulatedBackend.Factory());
         }
         list.sort(Comparator.comparingInt(EtwBackendFactory::priority).reversed());
         return list;
+    }
+
+    /**
+     * The factories on the class path; the FFM backend (etw-native-bindings, Java 23+) on a Java 17 application's
+     * class path is listed apart instead of failing every other backend with UnsupportedClassVersionError.
+     */
+    private static ServiceProviders.Loaded<EtwBackendFactory> loadFactories() {
+        return ServiceProviders.load(EtwBackendFactory.class, EtwBackends.class.getClassLoader());
     }
 
     /** The backend {@code name} selects, or the best supported one when {@code name} is null or empty. */
@@ -63,8 +68,10 @@ public final class EtwBackends {
                     return f.create();
                 }
             }
+            List<String> tooNew = loadFactories().tooNew();
             throw new IllegalArgumentException("unknown etw4j backend '" + name + "'; available: "
-                    + all.stream().map(EtwBackendFactory::name).toList());
+                    + all.stream().map(EtwBackendFactory::name).toList()
+                    + (tooNew.isEmpty() ? "" : "; not loadable on this JVM: " + String.join("; ", tooNew)));
         }
         for (EtwBackendFactory f : all) {
             if (f.isSupported()) {
