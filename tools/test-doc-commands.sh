@@ -38,7 +38,7 @@ skipped=0
 seen=""
 while IFS=$'\t' read -r where line; do
     cmd="${line%%#*}"                       # the comment after the command
-    cmd="$(printf '%s' "$cmd" | sed 's/[[:space:]]*\\\?[[:space:]]*$//')"
+    cmd="$(printf '%s' "$cmd" | sed 's/^[[:space:]]*//; s/[[:space:]]*\\\?[[:space:]]*$//')"
     [ -n "$cmd" ] || continue
     if reason=$(not_run "$cmd") && [ -n "$reason" ]; then
         skipped=$((skipped + 1))
