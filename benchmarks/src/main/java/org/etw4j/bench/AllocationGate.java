@@ -17,8 +17,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * failing when {@code gc.alloc.rate.norm} exceeds {@value #LIMIT_BYTES_PER_OP} B/op. Timing is printed but never
  * asserted (shared CI machines are noisy); allocation is deterministic enough to gate on.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar} is the full suite; this gate is
- * {@code java -cp benchmarks/target/benchmarks.jar org.etw4j.bench.AllocationGate} from the repository root.
+ * <p>Run: {@code tools/java -jar benchmarks/target/benchmarks.jar} is the full suite; this gate is
+ * {@code tools/java -cp benchmarks/target/benchmarks.jar org.etw4j.bench.AllocationGate} from the repository root.
  */
 public final class AllocationGate {
     static final double LIMIT_BYTES_PER_OP = 1.0;

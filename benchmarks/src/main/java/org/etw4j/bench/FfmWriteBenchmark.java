@@ -57,7 +57,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * and that with no-op writes on, writes no longer reach the engine. Every benchmark counts non-zero statuses;
  * the tear-down fails the run if there was any.
  *
- * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar FfmWriteBenchmark -prof gc} from the repository root,
+ * <p>Run: {@code tools/java -jar benchmarks/target/benchmarks.jar FfmWriteBenchmark -prof gc} from the repository root,
  * on JDK 22+ (the machine's JDK 25).
  */
 @State(Scope.Benchmark)

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +21,7 @@ import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.format.LogfileHeader;
+import org.etw4j.internal.ServiceProviders;
 import org.etw4j.provider.EventData;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
@@ -477,11 +477,17 @@ public final class SimulatedBackend implements EtwBackend {
 
     LogFileSink openLogFile(Path path, LogfileHeader header, long startRaw) throws IOException {
         LogFileSinkFactory f = logFileSinks;
+        List<String> tooNew = List.of();
         if (f == null) {
-            for (LogFileSinkFactory candidate : ServiceLoader.load(LogFileSinkFactory.class, SimulatedBackend.class.getClassLoader())) {
-                f = candidate;
-                break;
-            }
+            ServiceProviders.Loaded<LogFileSinkFactory> found =
+                    ServiceProviders.load(LogFileSinkFactory.class, SimulatedBackend.class.getClassLoader());
+            f = found.providers().isEmpty() ? null : found.providers().get(0);
+            tooNew = found.tooNew();
+        }
+        if (f == null && !tooNew.isEmpty()) {
+            // issue 25: a Java 17 application with etw-consumer (Java 22+) on its class path starting a file session
+            throw new IOException("the .etl writer (etw-consumer) needs Java 22 or newer to write log files: "
+                    + String.join("; ", tooNew) + ". Run this application on Java 22+, or use a real-time session");
         }
         if (f == null) {
             throw new IOException("no .etl writer on the class path: add the etw-consumer module to write log files");

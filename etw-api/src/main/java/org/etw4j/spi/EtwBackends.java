@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.ServiceLoader;
+import org.etw4j.internal.ServiceProviders;
 
 /**
  * Chooses the process-wide default backend: real ETW on Windows, the simulated ETW elsewhere; on Windows the
@@ -71,12 +72,17 @@ public final class EtwBackends {
 
     /** The factories visible to this class loader, best first. */
     public static List<EtwBackendFactory> factories() {
-        List<EtwBackendFactory> list = new ArrayList<>();
-        for (EtwBackendFactory f : ServiceLoader.load(EtwBackendFactory.class, EtwBackends.class.getClassLoader())) {
-            list.add(f);
-        }
+        List<EtwBackendFactory> list = new ArrayList<>(loadFactories().providers());
         list.sort(Comparator.comparingInt(EtwBackendFactory::priority).reversed());
         return list;
+    }
+
+    /**
+     * The factories on the class path; the FFM backend (etw-native-bindings, Java 23+) on a Java 17 application's
+     * class path is listed apart instead of failing every other backend with UnsupportedClassVersionError.
+     */
+    private static ServiceProviders.Loaded<EtwBackendFactory> loadFactories() {
+        return ServiceProviders.load(EtwBackendFactory.class, EtwBackends.class.getClassLoader());
     }
 
     /** The backend {@code name} selects, or the default rules' choice when {@code name} is null or empty. */
@@ -103,8 +109,10 @@ public final class EtwBackends {
                     return new Selection(f, "asked: -D" + PROPERTY + "=" + name.trim());
                 }
             }
+            List<String> tooNew = loadFactories().tooNew();
             throw new IllegalArgumentException("unknown etw4j backend '" + name + "'; available: "
-                    + factories.stream().map(EtwBackendFactory::name).toList());
+                    + factories.stream().map(EtwBackendFactory::name).toList()
+                    + (tooNew.isEmpty() ? "" : "; not loadable on this JVM: " + String.join("; ", tooNew)));
         }
         List<String> refused = new ArrayList<>();
         for (EtwBackendFactory f : factories) {

@@ -8,6 +8,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.etw4j.Level;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -30,7 +31,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * session needs an elevated process), and stopped after the {@code @AfterEach} methods, pass or fail. Its name is
  * unique per test ({@code etw4j-junit-...}). Tests naming the same provider never run at the same time under
  * JUnit's parallel execution (a read-write {@link ResourceLock} per provider): a session receives every process's
- * events of its providers, so two concurrent tests of one provider would see each other's events. A
+ * events of its providers, so two concurrent tests of one provider would see each other's events (JUnit 5.12+:
+ * the per-provider locks need ResourceLocksProvider; on JUnit 5.10 and 5.11 {@code @EtwTest} works but takes no
+ * per-provider lock, so run such tests sequentially, JUnit's default). A
  * {@link EtwCapture} parameter adds a capture with its own session and settings.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
@@ -38,7 +41,11 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @Documented
 @Inherited
 @ExtendWith(EtwExtension.class)
-@ResourceLock(providers = ProviderLocks.class)
+// value: JUnit before 5.12 requires it (ResourceLock had no providers element; without value it throws
+// IncompleteAnnotationException and stops every test, issue 25). READ on that shared key excludes nothing; the
+// per-provider locks come from providers, which JUnit 5.12+ reads and older versions skip (the JVM ignores an
+// element its annotation type does not have: OpenJDK's AnnotationParser skips it), without loading ProviderLocks.
+@ResourceLock(value = ProviderLocks.ALL_CAPTURES, mode = ResourceAccessMode.READ, providers = ProviderLocks.class)
 public @interface EtwTest {
     /** Provider names (GUID derived the EventSource/TraceLogging way) or GUID texts. */
     String[] providers();

@@ -20,6 +20,12 @@ import org.junit.jupiter.api.parallel.ResourceLocksProvider;
  * <p>Stateless; JUnit instantiates it. Applied by {@link EtwTest}; usable in {@code @ResourceLock(providers = ...)}.
  */
 public final class ProviderLocks implements ResourceLocksProvider {
+    /**
+     * The key every {@link EtwTest} holds in READ mode: a value JUnit before 5.12 requires in {@code @ResourceLock};
+     * READ locks do not exclude each other, so it orders nothing.
+     */
+    public static final String ALL_CAPTURES = "etw4j.captures";
+
     /** The prefix of the lock keys. */
     public static final String KEY_PREFIX = "etw4j.provider:";
 

@@ -29,7 +29,7 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * @param <R> the framework's record type
  */
 public final class LoggingBridge<R> implements AutoCloseable {
-    /** Longest FormattedMessage and VerboseMessage written, in chars (UTF-16: twice in bytes; ETW events are < 64 KB). */
+    /** Longest FormattedMessage and VerboseMessage written, in chars (UTF-16: twice in bytes; ETW events are &lt; 64 KB). */
     public static final int MAX_TEXT_CHARS = 12_000;
     /** Longest argument or context value written, in chars. */
     public static final int MAX_VALUE_CHARS = 2_000;

@@ -10,7 +10,7 @@ import java.util.logging.Logger;
  * java.util.logging into ETW through etw-jul's {@code EtwHandler}, configured by {@code logging-etw.properties}
  * (beside this class), and a session printing what it receives.
  *
- * <p>Run: {@code java -cp "samples/target/classes:samples/target/lib/*" org.etw4j.samples.logging.JulSample}
+ * <p>Run: {@code tools/java -cp "samples/target/classes:samples/target/lib/*" org.etw4j.samples.logging.JulSample}
  */
 public final class JulSample {
     /** The provider named in logging-etw.properties. */

@@ -10,7 +10,7 @@ import org.apache.logging.log4j.core.config.Configurator;
  * Log4j2 logging into ETW through etw-log4j2's {@code <Etw>} appender plugin, configured by
  * {@code log4j2-etw.xml} (beside this class), and a session printing what it receives.
  *
- * <p>Run: {@code java -cp "samples/target/classes:samples/target/lib/*" org.etw4j.samples.logging.Log4j2Sample}
+ * <p>Run: {@code tools/java -cp "samples/target/classes:samples/target/lib/*" org.etw4j.samples.logging.Log4j2Sample}
  */
 public final class Log4j2Sample {
     /** The provider named in log4j2-etw.xml. */

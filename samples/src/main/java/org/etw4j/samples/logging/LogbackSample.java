@@ -11,7 +11,7 @@ import org.slf4j.MDC;
  * SLF4J + Logback logging into ETW through etw-logback's {@code EtwAppender}, configured by
  * {@code logback-etw.xml} (beside this class), and a session printing what it receives.
  *
- * <p>Run: {@code java -cp "samples/target/classes:samples/target/lib/*" org.etw4j.samples.logging.LogbackSample}
+ * <p>Run: {@code tools/java -cp "samples/target/classes:samples/target/lib/*" org.etw4j.samples.logging.LogbackSample}
  */
 public final class LogbackSample {
     /** The provider named in logback-etw.xml. */
