@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.EventField;
@@ -20,6 +22,7 @@ import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.consumer.json.Utf8Buffer;
+import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
 /**
@@ -35,8 +38,9 @@ import org.etw4j.spi.RawEventRecord;
  *
  * <p>Value rules, one per format:
  * <ul>
- * <li><b>Text</b>: {@code 2016-08-17T23:30:22.037926Z  pid 1234 (PerfView)  tid 5678  cpu 0  level 4  [activity
- * GUID  ]Provider/Event Name=value; ...}: a label (value-map name, flag names joined by {@code |}, drive-letter
+ * <li><b>Text</b>: {@code 2016-08-17T23:30:22.037926Z  pid 1234 (PerfView)  tid 5678  cpu 0  level 4  [opcode
+ * Start  ][activity GUID  ][related GUID  ]Provider/Event Name=value; ...}: the opcode's name when the opcode is not
+ * 0 (so that a Start and its Stop differ), the activity and related activity ids when set; a label (value-map name, flag names joined by {@code |}, drive-letter
  * path) instead of the value when there is one; integers signed or unsigned as their type says, hexadecimal types
  * and pointers as {@code 0x...}; booleans {@code True}/{@code False}; binary as lower-case hex; line breaks in
  * values as {@code \n}/{@code \r}; a failed field as {@code <error: why; raw=hex>}; undecoded trailing bytes as
@@ -45,17 +49,17 @@ import org.etw4j.spi.RawEventRecord;
  * <li><b>JSON Lines</b>, one object per event:
  * <pre>{@code
  * {"timestamp":"2016-08-17T23:30:22.037926Z","provider":{"id":"...","name":"..."},
- *  "event":{"id":1,"version":0,"opcode":0,"level":4,"task":1,"keyword":"0x1","name":"..."},
+ *  "event":{"id":1,"version":0,"opcode":1,"opcodeName":"Start","level":4,"task":1,"keyword":"0x1","name":"..."},
  *  "pid":1234,"process":{"id":1234,"name":"PerfView",...},"tid":5678,"cpu":0,"activityId":null,
- *  "fields":{"Name":value,...},"ntPaths":{"FileName":"\Device\HarddiskVolume2\..."}}
+ *  "relatedActivityId":null,"fields":{"Name":value,...},"ntPaths":{"FileName":"\Device\HarddiskVolume2\..."}}
  * }</pre>
  * {@code process} (only when the trace's process events describe it) as {@link DecodedEventJson#process} writes
- * it; {@code fields} as {@link DecodedEventJson#fieldsObject} writes them (integers as numbers, unsigned 64-bit
+ * it; {@code opcodeName} as the text form names the opcode (always: {@code "Info"} for 0); {@code fields} as {@link DecodedEventJson#fieldsObject} writes them (integers as numbers, unsigned 64-bit
  * ones unsigned, hexadecimal types and pointers as {@code "0x..."}, a label instead of the number, a flag set as
  * {@code {"names":[...],"value":n}}, repeated names with {@code #2}...); {@code ntPaths}: the NT form of file
  * names shown in drive-letter form; {@code undecoded} (hex) and {@code notes} when there are any.</li>
- * <li><b>CSV</b>: a header row, then {@code timestamp,provider_id,provider,event,id,version,opcode,level,task,
- * keyword,pid,tid,cpu,activity_id,process,process_image,fields} per event, the fields cell being the text form's
+ * <li><b>CSV</b>: a header row, then {@code timestamp,provider_id,provider,event,id,version,opcode,opcode_name,
+ * level,task,keyword,pid,tid,cpu,activity_id,related_activity_id,process,process_image,fields} per event, the fields cell being the text form's
  * field list, trimmed; cells quoted by RFC 4180 when they hold a comma, quote or line break.</li>
  * </ul>
  */
@@ -64,8 +68,8 @@ public final class EventFormatter implements Flushable {
     static final int CHUNK = 1 << 18;
 
     private static final byte[] EOL = System.lineSeparator().getBytes(StandardCharsets.UTF_8);
-    private static final String CSV_HEADER = "timestamp,provider_id,provider,event,id,version,opcode,level,task,"
-            + "keyword,pid,tid,cpu,activity_id,process,process_image,fields";
+    private static final String CSV_HEADER = "timestamp,provider_id,provider,event,id,version,opcode,opcode_name,"
+            + "level,task,keyword,pid,tid,cpu,activity_id,related_activity_id,process,process_image,fields";
 
     /** The fixed parts of the forms, encoded once. */
     private static final byte[] T_PID = ascii("  pid ");
@@ -74,6 +78,10 @@ public final class EventFormatter implements Flushable {
     private static final byte[] T_LEVEL = ascii("  level ");
     private static final byte[] T_GAP = ascii("  ");
     private static final byte[] T_ACTIVITY = ascii("activity ");
+    private static final byte[] T_RELATED = ascii("related ");
+    private static final byte[] T_OPCODE = ascii("opcode ");
+    private static final byte[] J_OPCODE_NAME = ascii(",\"opcodeName\":");
+    private static final byte[] J_RELATED = ascii(",\"relatedActivityId\":");
     private static final byte[] T_UNDECODED = ascii(" <undecoded>=");
     private static final byte[] J_TIMESTAMP = ascii("{\"timestamp\":\"");
     private static final byte[] J_PROVIDER = ascii("\",\"provider\":{\"id\":\"");
@@ -147,22 +155,36 @@ public final class EventFormatter implements Flushable {
      * {@code time} its timestamp.
      */
     public void write(RawEventRecord r, EventView e, Instant time) {
-        switch (format) {
-            case TEXT -> text(r, e, time);
-            case JSONL -> json(r, e, time);
-            case CSV -> {
-                if (!headerDone) {
-                    buf.append(CSV_HEADER).bytes(EOL);
-                    headerDone = true;
-                }
-                csv(r, e, time);
-            }
+        if (format == EventFormat.CSV && !headerDone) {
+            buf.append(CSV_HEADER).bytes(EOL);
+            headerDone = true;
         }
+        event(r, e, e.process(), time);
         buf.bytes(EOL);
         if (writer != null) {
             buf.drainTo(writer);
         } else if (buf.size() >= CHUNK) {
             buf.drainTo(stream);
+        }
+    }
+
+    /**
+     * One event as one line of {@code format}, without the line end (and without CSV's header row): the form
+     * {@code EventRecord.toString()} (text) and {@code EventRecord.toJson()} (JSON Lines) give. {@code process}
+     * is the process the event belongs to, or {@code null}.
+     */
+    public static String line(EventFormat format, RawEventRecord r, DecodedEvent e, ProcessInfo process,
+                              Instant time) {
+        EventFormatter f = new EventFormatter(format, Writer.nullWriter());
+        f.event(r, f.decodedEvents.of(e), process, time);
+        return f.buf.toString();
+    }
+
+    private void event(RawEventRecord r, EventView e, ProcessInfo process, Instant time) {
+        switch (format) {
+            case TEXT -> text(r, e, process, time);
+            case JSONL -> json(r, e, process, time);
+            case CSV -> csv(r, e, process, time);
         }
     }
 
@@ -185,11 +207,73 @@ public final class EventFormatter implements Flushable {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * The opcode's name: the schema's ({@code Start}, {@code DCStop}, a manifest's own), else the name winmeta.xml
+     * gives the predefined opcodes 0-9 and 240 (as TraceEvent shows them), else the number.
+     */
+    private void opcodeName(RawEventRecord r, EventView e) {
+        String name = e.opcodeName();
+        if (name == null || name.isEmpty()) {
+            name = predefinedOpcode(r.opcode());
+        }
+        if (name == null) {
+            buf.decimal(r.opcode());
+        } else {
+            buf.bytes(texts.get(name));
+        }
+    }
+
+    /** {@link #opcodeName} as a JSON string. */
+    private void jsonOpcodeName(RawEventRecord r, EventView e) {
+        String name = e.opcodeName();
+        if (name == null || name.isEmpty()) {
+            name = predefinedOpcode(r.opcode());
+        }
+        if (name == null) {
+            buf.ascii('"').decimal(r.opcode()).ascii('"');
+        } else {
+            buf.bytes(jsonStrings.get(name));
+        }
+    }
+
+    /** winmeta.xml's predefined opcodes with TraceEvent's display names, or {@code null}. */
+    private static String predefinedOpcode(int opcode) {
+        return switch (opcode) {
+            case 0 -> "Info";
+            case 1 -> "Start";
+            case 2 -> "Stop";
+            case 3 -> "DCStart";
+            case 4 -> "DCStop";
+            case 5 -> "Extension";
+            case 6 -> "Reply";
+            case 7 -> "Resume";
+            case 8 -> "Suspend";
+            case 9 -> "Send";
+            case 240 -> "Receive";
+            default -> null;
+        };
+    }
+
+    /**
+     * The related activity id item of the record ({@code EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID}, MS Learn
+     * "EVENT_HEADER_EXTENDED_DATA_ITEM"), positioned at the GUID, or {@code null} when there is none.
+     */
+    private static ByteBuffer relatedActivity(RawEventRecord r) {
+        if (r.extendedDataCount() == 0) {
+            return null;
+        }
+        ByteBuffer b = r.extendedDataOfType(EventHeaderLayout.EXT_RELATED_ACTIVITYID);
+        return b == null || b.remaining() < Guid.BYTES ? null : b;
+    }
+
+    private static Utf8Buffer guid(Utf8Buffer out, ByteBuffer b) {
+        return out.guid(Guid.windowsMsb(b, b.position()), Guid.windowsLsb(b, b.position()));
+    }
+
     // ------------------------------------------------------------------------------------------------ text
 
-    private void text(RawEventRecord r, EventView e, Instant time) {
+    private void text(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
         timestamps.write(buf, time).bytes(T_PID).decimal(r.processId());
-        ProcessInfo p = e.process();
         if (p != null) {
             buf.ascii(' ').ascii('(');
             if (p.processId() != r.processId()) {
@@ -199,8 +283,17 @@ public final class EventFormatter implements Flushable {
         }
         buf.bytes(T_TID).decimal(r.threadId())
                 .bytes(T_CPU).decimal(r.processorIndex()).bytes(T_LEVEL).decimal(r.level()).bytes(T_GAP);
+        if (r.opcode() != 0) {
+            buf.bytes(T_OPCODE);
+            opcodeName(r, e);
+            buf.bytes(T_GAP);
+        }
         if (r.activityIdMsb() != 0 || r.activityIdLsb() != 0) {
             buf.bytes(T_ACTIVITY).guid(r.activityIdMsb(), r.activityIdLsb()).bytes(T_GAP);
+        }
+        ByteBuffer related = relatedActivity(r);
+        if (related != null) {
+            guid(buf.bytes(T_RELATED), related).bytes(T_GAP);
         }
         buf.bytes(texts.get(e.providerName())).ascii('/').bytes(texts.get(e.eventName()));
         fieldsText(e);
@@ -300,7 +393,7 @@ public final class EventFormatter implements Flushable {
 
     // ------------------------------------------------------------------------------------------------ JSON
 
-    private void json(RawEventRecord r, EventView e, Instant time) {
+    private void json(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
         buf.bytes(J_TIMESTAMP);
         timestamps.write(buf, time);
         buf.bytes(J_PROVIDER).guid(e.providerId().mostSignificantBits(),
@@ -309,14 +402,17 @@ public final class EventFormatter implements Flushable {
         buf.bytes(J_EVENT).decimal(r.id())
                 .bytes(J_VERSION).decimal(r.version())
                 .bytes(J_OPCODE).decimal(r.opcode())
+                .bytes(J_OPCODE_NAME);
+        jsonOpcodeName(r, e);
+        buf
                 .bytes(J_LEVEL).decimal(r.level())
                 .bytes(J_TASK).decimal(r.task())
                 .bytes(J_KEYWORD).hex(r.keyword())
                 .bytes(J_NAME).bytes(jsonStrings.get(e.eventName()))
                 .bytes(J_PID).decimal(r.processId());
-        if (e.process() != null) {
+        if (p != null) {
             buf.bytes(J_PROCESS);
-            buf.bytes(processJson.get(e.process()));
+            buf.bytes(processJson.get(p));
         }
         buf.bytes(J_TID).decimal(r.threadId()).bytes(J_CPU).decimal(r.processorIndex());
         buf.bytes(J_ACTIVITY);
@@ -324,6 +420,13 @@ public final class EventFormatter implements Flushable {
             buf.bytes(J_NULL);
         } else {
             buf.ascii('"').guid(r.activityIdMsb(), r.activityIdLsb()).ascii('"');
+        }
+        buf.bytes(J_RELATED);
+        ByteBuffer related = relatedActivity(r);
+        if (related == null) {
+            buf.bytes(J_NULL);
+        } else {
+            guid(buf.ascii('"'), related).ascii('"');
         }
         buf.bytes(J_FIELDS);
         fieldsJson(e);
@@ -441,13 +544,16 @@ public final class EventFormatter implements Flushable {
 
     // ------------------------------------------------------------------------------------------------ CSV
 
-    private void csv(RawEventRecord r, EventView e, Instant time) {
+    private void csv(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
         timestamps.write(buf, time).ascii(',');
         buf.guid(e.providerId().mostSignificantBits(), e.providerId().leastSignificantBits()).ascii(',');
         csvCell(e.providerName()).ascii(',');
         csvCell(e.eventName()).ascii(',');
-        buf.decimal(r.id()).ascii(',').decimal(r.version()).ascii(',').decimal(r.opcode()).ascii(',')
-                .decimal(r.level()).ascii(',').decimal(r.task()).ascii(',')
+        buf.decimal(r.id()).ascii(',').decimal(r.version()).ascii(',').decimal(r.opcode()).ascii(',');
+        int mark = buf.size();
+        opcodeName(r, e);
+        csvQuote(mark, false);
+        buf.ascii(',').decimal(r.level()).ascii(',').decimal(r.task()).ascii(',')
                 .ascii('0').ascii('x').hex(r.keyword()).ascii(',')
                 .decimal(r.processId()).ascii(',').decimal(r.threadId()).ascii(',').decimal(r.processorIndex())
                 .ascii(',');
@@ -455,11 +561,15 @@ public final class EventFormatter implements Flushable {
             buf.guid(r.activityIdMsb(), r.activityIdLsb());
         }
         buf.ascii(',');
-        ProcessInfo p = e.process();
+        ByteBuffer related = relatedActivity(r);
+        if (related != null) {
+            guid(buf, related);
+        }
+        buf.ascii(',');
         csvCell(p == null ? "" : p.name()).ascii(',');
         csvCell(p == null || p.imagePath() == null ? "" : p.imagePath()).ascii(',');
         // The text form's field list ("Name=value; ..."), without the provider/event prefix, trimmed.
-        int mark = buf.size();
+        mark = buf.size();
         fieldsText(e);
         csvQuote(mark, true);
     }
