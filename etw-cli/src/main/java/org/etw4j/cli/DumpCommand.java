@@ -158,7 +158,7 @@ final class DumpCommand implements Callable<Integer> {
      */
     static EventFormatter formatter(java.io.PrintWriter out, EventFormat format) {
         java.io.OutputStream bytes = StdoutWriter.bytesOf(out);
-        return bytes != null ? new EventFormatter(format, bytes) : new EventFormatter(format, out);
+        return bytes != null ? new EventFormatter(format, bytes) : new EventFormatter(format, out, false);
     }
 
     /**

@@ -33,8 +33,8 @@ import org.etw4j.spi.RawEventRecord;
  * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
  * only. Each event is encoded as UTF-8 straight into one reused byte buffer (numbers, GUIDs and timestamps as
  * digits, no intermediate {@code String}s for them), which goes to the output in chunks of
- * {@value #CHUNK} bytes or more, and at {@link #flush()}. Given a {@link Writer}, every event goes to it at once
- * (decoded back to characters: for character outputs such as {@code etw live}'s console). Nothing is closed.
+ * {@value #CHUNK} bytes or more, and at {@link #flush()}. Given a {@link Writer}, the bytes are decoded back to
+ * characters, each event at once (a console such as {@code etw live}'s) or in the same chunks. Nothing is closed.
  *
  * <p>Value rules, one per format:
  * <ul>
@@ -111,9 +111,12 @@ public final class EventFormatter implements Flushable {
     private final EventFormat format;
     private final OutputStream stream;
     private final Writer writer;
-    private final Utf8Buffer buf = new Utf8Buffer(CHUNK + (CHUNK >> 2));
+    /** Whether each event goes to {@link #writer} at once (else in chunks). */
+    private final boolean eachEvent;
+    /** The events not yet handed to the output (grows past its start capacity for a larger event). */
+    private final Utf8Buffer buf;
     /** Writes JSON values (fields, process) into {@link #buf}; reset for each one. */
-    private final JsonWriter json = new JsonWriter(buf);
+    private final JsonWriter json;
     /** How structs nested in field values are written: as field objects too. */
     private final Consumer<StructValue> structs = s -> fieldsObject(s.fields());
     private final IsoTimestamps timestamps = new IsoTimestamps();
@@ -136,13 +139,27 @@ public final class EventFormatter implements Flushable {
         this.format = Objects.requireNonNull(format, "format");
         this.stream = Objects.requireNonNull(out, "out");
         this.writer = null;
+        this.eachEvent = false;
+        this.buf = new Utf8Buffer(CHUNK + (CHUNK >> 2));
+        this.json = new JsonWriter(buf);
     }
 
     /** A formatter writing each event to {@code out} as it comes (characters: the bytes decoded back). */
     public EventFormatter(EventFormat format, Writer out) {
+        this(format, out, true);
+    }
+
+    /**
+     * A formatter writing characters to {@code out}: each event as it comes when {@code eachEvent} (a console
+     * that shows events live), else in chunks of {@value #CHUNK} bytes and at {@link #flush()} (a bulk output).
+     */
+    public EventFormatter(EventFormat format, Writer out, boolean eachEvent) {
         this.format = Objects.requireNonNull(format, "format");
         this.stream = null;
         this.writer = Objects.requireNonNull(out, "out");
+        this.eachEvent = eachEvent;
+        this.buf = new Utf8Buffer(eachEvent ? 1024 : CHUNK + (CHUNK >> 2));
+        this.json = new JsonWriter(buf);
     }
 
     /** Writes one event: {@code r} for the header fields, {@code e} its decoded form, {@code time} its timestamp. */
@@ -161,9 +178,15 @@ public final class EventFormatter implements Flushable {
         }
         event(r, e, e.process(), time);
         buf.bytes(EOL);
+        if (eachEvent || buf.size() >= CHUNK) {
+            drain();
+        }
+    }
+
+    private void drain() {
         if (writer != null) {
             buf.drainTo(writer);
-        } else if (buf.size() >= CHUNK) {
+        } else {
             buf.drainTo(stream);
         }
     }
@@ -192,10 +215,10 @@ public final class EventFormatter implements Flushable {
     @Override
     public void flush() {
         try {
+            drain();
             if (writer != null) {
                 writer.flush();
             } else {
-                buf.drainTo(stream);
                 stream.flush();
             }
         } catch (IOException e) {
