@@ -204,42 +204,21 @@ public final class Utf8Buffer implements Appendable {
         buf[size++] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && pendingHigh == 0) {
-                if (size == buf.length) {
-                    ensure(1);
-                }
-                buf[size++] = (byte) c;
-                continue;
-            }
-            if (c >= 0x80 && c != '\u2028' && c != '\u2029') {
-                append(c);
+            if (Character.isSurrogate(c)) {
+                append(c); // a pair becomes 4 bytes, an unpaired half '?'
                 continue;
             }
             endRun();
-            switch (c) {
-                case '"' -> ascii('\\').ascii('"');
-                case '\\' -> ascii('\\').ascii('\\');
-                case '\n' -> ascii('\\').ascii('n');
-                case '\r' -> ascii('\\').ascii('r');
-                case '\t' -> ascii('\\').ascii('t');
-                case '\b' -> ascii('\\').ascii('b');
-                case '\f' -> ascii('\\').ascii('f');
-                default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        ascii('\\').ascii('u').hexDigits(c, 4);
-                    } else {
-                        ascii(c);
-                    }
-                }
-            }
+            jsonChar(c);
         }
         endRun();
         return ascii('"');
     }
 
     /**
-     * One character of a JSON string's content, escaped as {@link #jsonString} escapes it; the caller gives no
-     * surrogates (texts with surrogates go through {@link #jsonString}).
+     * One character of a JSON string's content, escaped: quote, backslash, the short escapes, other control
+     * characters and U+2028/U+2029 as a six-character escape; the caller gives no surrogates (texts with
+     * surrogates go through {@link #jsonString}).
      */
     public Utf8Buffer jsonChar(char c) {
         if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
