@@ -9,6 +9,8 @@ module org.etw4j.consumer {
 
     exports org.etw4j.consumer.etl;
     exports org.etw4j.consumer.json;
+    // The one text/JSON Lines/CSV rendering of events (etw dump, etw live).
+    exports org.etw4j.consumer.output;
     // Streams and the events they deliver.
     exports org.etw4j.consumer;
     // EventRecord's decoded access returns org.etw4j.consumer.decode types.

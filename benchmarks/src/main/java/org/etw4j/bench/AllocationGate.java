@@ -38,10 +38,13 @@ public final class AllocationGate {
     /**
      * Benchmarks that claim a small bound rather than zero, with their bound in B/op: decoding through the
      * {@code EventView} (issue 11 target 4: <= 64 B per event on the kernel and CLR files; the gate runs it on the
-     * kernel file set below).
+     * kernel file set below), and the same decode followed by the event formatter in each format.
      */
     static final java.util.Map<String, Double> BOUNDED = java.util.Map.of(
-            "org.etw4j.bench.ViewDecodeBenchmark.viewDecode$", 64.0);
+            "org.etw4j.bench.ViewDecodeBenchmark.viewDecode$", 64.0,
+            // decode + format per event into the formatter's reused byte buffer (issue 19 item 6): measured 29-30
+            // B/event on the kernel file, of which 24.6 are the decode and the Instant (FormatterBenchmark.decodeOnly)
+            "org.etw4j.bench.FormatterBenchmark.format$", 64.0);
 
     private AllocationGate() {
     }

@@ -17,6 +17,8 @@ import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.ReadFraction;
+import org.etw4j.consumer.output.EventFormat;
+import org.etw4j.consumer.output.EventFormatter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -55,7 +57,7 @@ final class DumpCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text, jsonl or csv (default: ${DEFAULT-VALUE})")
-    EventOutput.Format format;
+    EventFormat format;
 
     @Option(names = "--provider", paramLabel = "NAME_OR_GUID",
             description = "only events of this provider (GUID, name, or name the GUID is derived from); repeatable")
@@ -77,7 +79,7 @@ final class DumpCommand implements Callable<Integer> {
         }
         EventDecoder decoder = decoder(manifests);
         ProviderSelection filter = new ProviderSelection(providers);
-        EventOutput output = new EventOutput(spec.commandLine().getOut(), format);
+        EventFormatter output = formatter(spec.commandLine().getOut(), format);
         long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
         if (limit < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-events must be >= 0");
@@ -148,6 +150,15 @@ final class DumpCommand implements Callable<Integer> {
             output.flush();
         }
         return EtwCommand.OK;
+    }
+
+    /**
+     * The formatter of {@code etw dump}: UTF-8 bytes straight to the standard output's stream, or, for a caller's
+     * own writer (tests, embedding), through it.
+     */
+    static EventFormatter formatter(java.io.PrintWriter out, EventFormat format) {
+        java.io.OutputStream bytes = StdoutWriter.bytesOf(out);
+        return bytes != null ? new EventFormatter(format, bytes) : new EventFormatter(format, out, false);
     }
 
     /**

@@ -1,9 +1,7 @@
 package org.etw4j.cli;
 
-import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -72,10 +70,8 @@ public final class EtwCommand implements Runnable {
         progressAllowed = stderrIsTerminal();
         // Straight to file descriptor 1 through one 64 KB buffer: System.out adds its own small buffer and lock, and
         // flushes each chunk. Auto-flush still flushes at each println (commands that print as they go); etw dump
-        // writes its events without println and flushes once at the end.
-        PrintWriter out = new PrintWriter(new BufferedWriter(
-                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16),
-                true);
+        // writes its events as UTF-8 bytes to the stream under it (StdoutWriter.bytes) and flushes once at the end.
+        PrintWriter out = new StdoutWriter(new FileOutputStream(FileDescriptor.out));
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         int code;
         try {

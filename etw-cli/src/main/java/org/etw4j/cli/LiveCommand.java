@@ -12,6 +12,8 @@ import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.StreamOptions;
+import org.etw4j.consumer.output.EventFormat;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -45,7 +47,7 @@ final class LiveCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text, jsonl or csv (default: ${DEFAULT-VALUE})")
-    EventOutput.Format format;
+    EventFormat format;
 
     @Option(names = "--max-events", paramLabel = "N", description = "stop after printing N events")
     Long maxEvents;
@@ -88,7 +90,7 @@ final class LiveCommand implements Callable<Integer> {
 
         // Everything, the final report included, happens before the StopSignal closes (see RecordCommand).
         try (StopSignal signal = new StopSignal()) {
-            Printer printer = new Printer(new EventOutput(out, format), maxEvents == null ? Long.MAX_VALUE : maxEvents, signal);
+            Printer printer = new Printer(new EventFormatter(format, out), maxEvents == null ? Long.MAX_VALUE : maxEvents, signal);
             SessionStatistics stats;
             try (TraceSession s = TraceSession.start(config, backend);
                  EventStream stream = EventStream.openSession(common.session, backend, StreamOptions.DEFAULT)) {
@@ -126,13 +128,13 @@ final class LiveCommand implements Callable<Integer> {
      * <p>Runs on the stream's one handler thread; its counters are read after the stream terminated.
      */
     private static final class Printer {
-        private final EventOutput output;
+        private final EventFormatter output;
         private final long max;
         private final StopSignal signal;
         private final List<String> problems = new ArrayList<>();
         private long printed;
 
-        Printer(EventOutput output, long max, StopSignal signal) {
+        Printer(EventFormatter output, long max, StopSignal signal) {
             this.output = output;
             this.max = max;
             this.signal = signal;

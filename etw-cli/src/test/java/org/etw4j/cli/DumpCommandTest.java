@@ -136,10 +136,52 @@ class DumpCommandTest {
         assertEquals(0, csv.code(), csv.toString());
         List<String> lines = csv.outLines();
         assertEquals(3, lines.size(), csv.out());
-        assertEquals("timestamp,provider_id,provider,event,id,version,opcode,level,task,keyword,pid,tid,cpu,activity_id,"
-                + "process,process_image,fields", lines.get(0));
+        assertEquals("timestamp,provider_id,provider,event,id,version,opcode,opcode_name,level,task,keyword,pid,tid,cpu,"
+                + "activity_id,related_activity_id,process,process_image,fields", lines.get(0));
         assertTrue(lines.get(2).startsWith("2016-08-17T23:30:22.0688637"), lines.get(2));
         assertTrue(lines.get(2).contains(",a669021c-c450-4609-a035-5af59af4df18,"), lines.get(2));
+    }
+
+    /**
+     * Issue 25, item 5: every format shows the related activity id, and the opcode by name. net.4.5.2's three
+     * TplEventSource TaskScheduled/Send events carry one (EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID); .NET's
+     * TplEventSource.TaskScheduled writes the scheduled task's activity id there, a GUID its ActivityTracker builds
+     * from the task id (first group), the AppDomain id (1) and the process id (3988 = 0x0f94, little-endian
+     * "940f"), so each id is checked against the event's own TaskID field. Before: no format showed it.
+     */
+    @Test
+    void relatedActivityIdsAndOpcodeNamesShowInEveryFormat() throws Exception {
+        Path etl = SharedData.resolve("etl-corpus/perfview__net.4.5.2.x64.etl");
+        String tpl = "System.Threading.Tasks.TplEventSource";
+        Cli.Result jsonl = Cli.run("dump", "--format", "jsonl", "--provider", tpl, etl.toString());
+        assertEquals(0, jsonl.code(), jsonl.toString());
+        List<JsonNode> scheduled = jsonLines(jsonl).stream()
+                .filter(e -> e.at("/event/name").asText().equals("TaskScheduled/Send")).toList();
+        assertEquals(3, scheduled.size(), jsonl.out());
+        for (JsonNode e : scheduled) {
+            String related = String.format("%08x-0001-0000-940f-0000ffdcd7b5", e.at("/fields/TaskID").asInt());
+            assertEquals(related, e.get("relatedActivityId").asText(), e.toString());
+            assertEquals(9, e.at("/event/opcode").asInt());
+            assertEquals("Send", e.at("/event/opcodeName").asText());
+        }
+
+        Cli.Result text = Cli.run("dump", "--provider", tpl, etl.toString());
+        assertEquals(0, text.code(), text.toString());
+        for (int task = 6; task <= 8; task++) {
+            String id = String.format("%08x-0001-0000-940f-0000ffdcd7b5", task);
+            assertTrue(text.outLines().stream().anyMatch(l -> l.contains("  level 4  opcode Send  related " + id
+                    + "  System.Threading.Tasks.TplEventSource/TaskScheduled/Send ")), text.out());
+        }
+
+        Cli.Result csv = Cli.run("dump", "--format", "csv", "--provider", tpl, etl.toString());
+        assertEquals(0, csv.code(), csv.toString());
+        List<String> header = List.of(csv.outLines().get(0).split(","));
+        int related = header.indexOf("related_activity_id");
+        int opcodeName = header.indexOf("opcode_name");
+        long withRelated = csv.outLines().stream().skip(1).map(l -> l.split(","))
+                .filter(c -> c[related].endsWith("-0001-0000-940f-0000ffdcd7b5") && c[opcodeName].equals("Send"))
+                .count();
+        assertEquals(3, withRelated, csv.out());
     }
 
     /** Kernel event classes (classic events are filtered by their event-class GUID). */

@@ -67,6 +67,24 @@ class RecordAndLiveTest {
         JsonNode tick = events.stream().filter(e -> e.at("/event/name").asText().equals("Tick")).findFirst().orElseThrow();
         assertEquals("load", tick.at("/fields/Name").asText());
         assertTrue(tick.at("/fields/Value").isDouble(), tick.toString());
+
+        // Issue 25, item 5: a Job activity's Start and its Stop (TraceLogging events of one name, opcodes 1 and 2)
+        // no longer print identically: the text form names the opcode, beside the activity id they share.
+        Cli.Result text = Cli.run("dump", "--provider", "etw4j-Demo", etl.toString());
+        assertEquals(0, text.code(), text.toString());
+        Pattern job = Pattern.compile("  opcode (Start|Stop)  activity ([0-9a-f-]{36})  etw4j-Demo/Job$");
+        java.util.Map<String, List<String>> opcodesByActivity = new java.util.HashMap<>();
+        for (String l : text.outLines()) {
+            Matcher j = job.matcher(l);
+            if (j.find()) {
+                opcodesByActivity.computeIfAbsent(j.group(2), k -> new java.util.ArrayList<>()).add(j.group(1));
+            }
+        }
+        assertTrue(opcodesByActivity.values().stream().anyMatch(o -> o.equals(List.of("Start", "Stop"))),
+                "a Job activity's Start, then its Stop: " + opcodesByActivity + "\n" + text.out());
+        JsonNode jobStart = events.stream().filter(e -> e.at("/event/name").asText().equals("Job")
+                && e.at("/event/opcode").asInt() == 1).findFirst().orElseThrow();
+        assertEquals("Start", jobStart.at("/event/opcodeName").asText(), jobStart.toString());
     }
 
     @Test

@@ -7,7 +7,6 @@ import java.nio.ByteOrder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -20,7 +19,8 @@ import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.EventFormat;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderView;
 import org.etw4j.format.PrimitiveReader;
 import org.etw4j.format.TimestampConverter;
@@ -563,95 +563,28 @@ public final class EventRecord {
 
     // --------------------------------------------------------------------------------------- text
 
-    /** A one-line human-readable form: names, descriptor, time, ids and decoded fields (or the payload size). */
+    /**
+     * The record as {@code etw dump} prints it in text form, one line (without its line end):
+     * {@code 2016-08-17T23:30:22.037926Z  pid 1234 (PerfView)  tid 5678  cpu 0  level 4  Provider/Event Name=value;
+     * ...}, by {@link EventFormatter}'s text rule (labels for mapped values, integers signed or unsigned as the
+     * schema says, hexadecimal types as {@code 0x...}); the process is {@link #process()}.
+     */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(160);
-        sb.append(providerName()).append('/').append(eventName())
-                .append(" (id=").append(eventId()).append(" v=").append(version()).append(" level=").append(level())
-                .append(" opcode=").append(opcode()).append(" task=").append(task())
-                .append(" keyword=0x").append(Long.toHexString(keyword())).append(") ")
-                .append(timestamp()).append(" pid=").append(processId()).append(" tid=").append(threadId())
-                .append(" cpu=").append(processorIndex());
-        Guid a = activityId();
-        if (!a.isNull()) {
-            sb.append(" activity=").append(a);
-        }
-        Guid rel = relatedActivityId();
-        if (!rel.isNull()) {
-            sb.append(" related=").append(rel);
-        }
-        List<EventField> fields = getFields();
-        if (fields.isEmpty()) {
-            sb.append(" payload=").append(userDataLength()).append(" bytes");
-        } else {
-            sb.append(" {");
-            for (int i = 0; i < fields.size(); i++) {
-                if (i > 0) {
-                    sb.append(", ");
-                }
-                EventField f = fields.get(i);
-                sb.append(f.name()).append('=');
-                Json.text(sb, f.value());
-            }
-            sb.append('}');
-        }
-        return sb.toString();
+        return EventFormatter.line(EventFormat.TEXT, raw, decoded(), process(), timestamp());
     }
 
     /**
-     * The record as one JSON object: provider (id, name), event name, descriptor, header kind, pid, tid,
-     * processor, timestamp (ISO-8601 and raw), activity ids, the process ({@link #process()}, when the stream has
-     * described it, as {@code DecodedEventJson.process} writes it), decoded fields (an object, in wire order; structs as
-     * objects, arrays as arrays, binary as hex strings, 64-bit integers as numbers), and the payload as hex when
-     * nothing decoded it.
+     * The record as one JSON object, exactly as {@code etw dump --format jsonl} writes it (one value rule for
+     * every JSON form of an event: {@link EventFormatter}): {@code timestamp}, {@code provider} ({@code id},
+     * {@code name}), {@code event} (descriptor and name), {@code pid}, {@code process} ({@link #process()}, when
+     * the stream has described it), {@code tid}, {@code cpu}, {@code activityId}, {@code fields} (an object in
+     * wire order; integers as their schema types say, unsigned 64-bit ones unsigned, hexadecimal types and
+     * pointers as {@code "0x..."} strings, labels for mapped values), {@code undecoded} (hex) when bytes were
+     * left over or nothing decoded the payload, and {@code notes}.
      */
     public String toJson() {
-        StringBuilder sb = new StringBuilder(256);
-        JsonWriter w = new JsonWriter(sb);
-        w.beginObject()
-                .member("providerId", providerId().toString())
-                .member("provider", providerName())
-                .member("event", eventName())
-                .member("headerKind", kind.name())
-                .member("id", eventId())
-                .member("version", version())
-                .member("channel", channel())
-                .member("level", level())
-                .member("opcode", opcode())
-                .member("task", task())
-                .member("keyword", "0x" + Long.toHexString(keyword()))
-                .member("pid", processId())
-                .member("tid", threadId())
-                .member("processor", processorIndex())
-                .member("timestamp", timestamp().toString())
-                .member("timestampRaw", timestampRaw())
-                .member("activityId", activityId().toString());
-        Guid rel = relatedActivityId();
-        if (!rel.isNull()) {
-            w.member("relatedActivityId", rel.toString());
-        }
-        org.etw4j.consumer.decode.ProcessInfo p = process();
-        if (p != null) {
-            w.name("process");
-            org.etw4j.consumer.decode.DecodedEventJson.process(w, p);
-        }
-        DecodedEvent d = decoded();
-        w.name("fields").beginObject();
-        List<EventField> fields = d.fields();
-        for (EventField f : fields) {
-            w.name(f.name());
-            Json.value(w, f.value());
-        }
-        w.endObject();
-        if (fields.isEmpty() && userDataLength() > 0) {
-            w.member("userData", HexFormat.of().formatHex(userDataBytes()));
-        }
-        if (!d.notes().isEmpty()) {
-            w.name("notes").stringArray(d.notes());
-        }
-        w.endObject();
-        return sb.toString();
+        return EventFormatter.line(EventFormat.JSONL, raw, decoded(), process(), timestamp());
     }
 
     // ------------------------------------------------------------------------------------ helpers

@@ -322,6 +322,40 @@ class EventStreamTest {
         }
     }
 
+    /**
+     * {@code EventRecord.toJson()} and {@code toString()} are the lines {@code etw dump} writes (one formatter, one
+     * value rule): integers with the sign their schema declares (before: every integer signed, so a UINT64 of all
+     * ones read -1 here while dump wrote 18446744073709551615), and dump's keys ({@code provider.id}, {@code cpu};
+     * before: {@code providerId}, {@code processor}).
+     */
+    @Test
+    void toJsonAndToStringAreDumpsLines() throws Exception {
+        TraceLoggingEvent big = TraceLoggingEvent.builder("Big").level(Level.INFORMATIONAL).uint64Field("Unsigned")
+                .int64Field("Signed").hexInt64Field("Hex").build();
+        try (Rig rig = rig(64, 4, 64)) {
+            EventStream stream = EventStream.openSession(rig.session.name(), rig.backend, StreamOptions.direct());
+            List<EventRecord> copies = new ArrayList<>();
+            stream.onEvent(rig.provider.id(), e -> copies.add(e.copy()));
+            stream.startAsync();
+            rig.provider.event(big).uint64(-1L).int64(-1L).int64(-1L).write();
+            rig.session.stop();
+            assertTrue(stream.awaitTermination(Duration.ofSeconds(10)));
+            assertEquals(1, copies.size());
+            EventRecord e = copies.get(0);
+            String json = e.toJson();
+            assertTrue(json.contains("\"fields\":{\"Unsigned\":18446744073709551615,\"Signed\":-1,"
+                    + "\"Hex\":\"0xffffffffffffffff\"}"), json);
+            assertTrue(json.contains("\"provider\":{\"id\":\"" + rig.provider.id() + "\",\"name\":\"Etw4j-Test-Stream\"}"),
+                    json);
+            assertTrue(json.contains(",\"cpu\":" + e.processorIndex() + ","), json);
+            assertFalse(json.contains("providerId") || json.contains("processor"), json);
+            assertEquals(org.etw4j.consumer.output.EventFormatter.line(org.etw4j.consumer.output.EventFormat.JSONL,
+                    e.raw(), e.decoded(), e.process(), e.timestamp()), json);
+            assertTrue(e.toString().endsWith("Etw4j-Test-Stream/Big Unsigned=18446744073709551615; Signed=-1; "
+                    + "Hex=0xffffffffffffffff;"), e.toString());
+        }
+    }
+
     @Test
     void viewsAreReusedAndCopiesSurvive() throws Exception {
         TraceLoggingEvent tick = TraceLoggingEvent.builder("Tick").level(Level.INFORMATIONAL).int32Field("index")
@@ -363,12 +397,12 @@ class EventStreamTest {
                 assertThrows(IllegalArgumentException.class, () -> c.getInt("text"));
                 assertEquals(2, c.getFields().size());
                 String json = c.toJson();
-                assertTrue(json.contains("\"event\":\"Tick\""), json);
+                assertTrue(json.contains(",\"name\":\"Tick\"},\"pid\":"), json);
                 assertTrue(json.contains("\"fields\":{\"index\":" + i + ",\"text\":\"t" + i + "\"}"), json);
                 assertTrue(json.contains("\"relatedActivityId\":\"" + related + "\""), json);
                 String text = c.toString();
-                assertTrue(text.startsWith("Etw4j-Test-Stream/Tick "), text);
-                assertTrue(text.endsWith("{index=" + i + ", text=\"t" + i + "\"}"), text);
+                assertTrue(text.endsWith("  related " + related + "  Etw4j-Test-Stream/Tick index=" + i + "; text=t" + i
+                        + ";"), text);
             }
         }
     }

@@ -924,6 +924,82 @@ public final class EventView {
     // ------------------------------------------------------------------------------------------- JSON support
 
     /**
+     * Writes in-place text field {@code i} straight from the payload as UTF-8 into {@code out}: a JSON string when
+     * {@code json}, else the text form's characters (line breaks as {@code \n}/{@code \r}). The same characters
+     * {@link #appendText} gives; {@code false}, nothing written, when the field is not such a text (not read in
+     * place, not a string, a label, a surrogate or non-ASCII 8-bit text: the caller then writes
+     * {@link #appendText}'s characters).
+     */
+    public boolean writeUtf8(int i, org.etw4j.consumer.json.Utf8Buffer out, boolean json) {
+        if (fallback != null || kind[check(i)] != K_STRING || elementSize[i] != -1 || mapOf[i] != null) {
+            return false;
+        }
+        int t = text[i];
+        int cs = t & 0xFF;
+        if (cs != CS_UTF16 && cs != CS_ANSI && cs != CS_UTF8) {
+            return false;
+        }
+        boolean cut = (t & 0x100) != 0;
+        int at = start[i];
+        int end = at + size[i];
+        int mark = out.size();
+        if (json) {
+            out.ascii('"');
+        }
+        if (cs == CS_UTF16) {
+            for (int p = at; p < end; p += 2) {
+                char c = (char) ((bytes[p] & 0xFF) | (bytes[p + 1] & 0xFF) << 8);
+                if (c == 0 && cut) {
+                    break;
+                }
+                if (Character.isSurrogate(c)) {
+                    out.truncate(mark);
+                    return false;
+                }
+                if (json) {
+                    out.jsonChar(c);
+                } else {
+                    out.lineChar(c);
+                }
+            }
+        } else {
+            for (int p = at; p < end; p++) {
+                byte b = bytes[p];
+                if (b == 0 && cut) {
+                    break;
+                }
+                if (b < 0) {
+                    out.truncate(mark);
+                    return false;
+                }
+                if (json) {
+                    out.jsonChar((char) b);
+                } else {
+                    out.lineChar((char) b);
+                }
+            }
+        }
+        if (json) {
+            out.ascii('"');
+        }
+        return true;
+    }
+
+    /** Writes the undecoded trailing bytes as lower-case hex into {@code out} ({@link #appendUndecodedHex}). */
+    public void writeUndecodedHex(org.etw4j.consumer.json.Utf8Buffer out) {
+        if (fallback != null) {
+            if (fallback.undecodedLength() > 0) {
+                byte[] b = fallback.undecoded();
+                out.hex(b, 0, b.length);
+            }
+            return;
+        }
+        if (consumed < length) {
+            out.hex(bytes, consumed, length);
+        }
+    }
+
+    /**
      * Writes in-place field {@code i}'s value (or element {@code j} of an array, {@code j >= 0}) with the JSON
      * rules of {@link DecodedEventJson#writeValue} (texts pass through the view's scratch builder).
      */

@@ -9,7 +9,8 @@ import java.util.Objects;
  * A minimal streaming JSON writer (RFC 8259): objects, arrays, strings, integers (signed or unsigned 64-bit),
  * floating point, booleans and null, written straight to an {@link Appendable}, compact or indented. etw4j's
  * one JSON writer: summaries, {@code EventRecord.toJson()}, the decoded-event JSON and the {@code etw} command's
- * JSON Lines all go through it.
+ * JSON Lines all go through it. Given a {@link Utf8Buffer}, it writes UTF-8 bytes straight into it (no characters
+ * in between): the event formatter's mode.
  *
  * <p>Not thread-safe; one writer per output, reusable for a sequence of JSON texts with {@link #reset()}. It
  * checks the call sequence (a name before every value in an object, balanced begin/end) and throws
@@ -28,6 +29,8 @@ public final class JsonWriter {
     private final Appendable out;
     /** {@link #out} when it is a StringBuilder: numbers and string runs go in without Strings made for them. */
     private final StringBuilder builder;
+    /** {@link #out} when it is a {@link Utf8Buffer}: strings and numbers go in as UTF-8 bytes directly. */
+    private final Utf8Buffer bytes;
     private final String indent;
     private int[] stack = new int[16];
     private boolean[] hasElements = new boolean[16];
@@ -44,6 +47,7 @@ public final class JsonWriter {
     public JsonWriter(Appendable out, int indentSpaces) {
         this.out = Objects.requireNonNull(out, "out");
         this.builder = out instanceof StringBuilder b ? b : null;
+        this.bytes = out instanceof Utf8Buffer u ? u : null;
         if (indentSpaces < 0 || indentSpaces > 16) {
             throw new IllegalArgumentException("indentSpaces must be 0..16: " + indentSpaces);
         }
@@ -104,6 +108,11 @@ public final class JsonWriter {
     }
 
     public JsonWriter value(long value) {
+        if (bytes != null) {
+            beforeValue();
+            bytes.decimal(value);
+            return this;
+        }
         if (builder != null) {
             beforeValue();
             builder.append(value);
@@ -116,6 +125,11 @@ public final class JsonWriter {
     public JsonWriter unsignedValue(long value) {
         if (value >= 0) {
             return value(value);
+        }
+        if (bytes != null) {
+            beforeValue();
+            bytes.unsignedDecimal(value);
+            return this;
         }
         return number(true, Long.toUnsignedString(value));
     }
@@ -271,6 +285,10 @@ public final class JsonWriter {
     }
 
     private void string(CharSequence s) {
+        if (bytes != null) {
+            bytes.jsonString(s); // the same escapes, straight to UTF-8
+            return;
+        }
         write('"');
         int n = s.length();
         if (builder != null) {

@@ -1,17 +1,18 @@
-package org.etw4j.cli;
+package org.etw4j.consumer.output;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Instant;
 import java.util.SplittableRandom;
+import org.etw4j.consumer.json.Utf8Buffer;
 import org.junit.jupiter.api.Test;
 
-/** {@link IsoInstants} writes what {@link Instant#toString()} writes. */
-class IsoInstantsTest {
+/** {@link IsoTimestamps} writes the bytes of what {@link Instant#toString()} writes. */
+class IsoTimestampsTest {
     @Test
     void sameTextAsInstantToString() {
-        IsoInstants iso = new IsoInstants();
-        StringBuilder sb = new StringBuilder();
+        IsoTimestamps iso = new IsoTimestamps();
+        Utf8Buffer buf = new Utf8Buffer(64);
         SplittableRandom random = new SplittableRandom(11);
         long[] seconds = {0, -11_644_473_600L /* 1601, FILETIME 0 */, 253_402_300_799L /* 9999-12-31T23:59:59 */,
             253_402_300_800L /* year 10000 */, -62_135_596_800L /* year 1 */, -1, 1_595_981_220L};
@@ -19,8 +20,7 @@ class IsoInstantsTest {
         for (long s : seconds) {
             for (int n : nanos) {
                 Instant t = Instant.ofEpochSecond(s, n);
-                sb.setLength(0);
-                assertEquals(t.toString(), iso.append(sb, t).toString());
+                assertEquals(t.toString(), iso.write(buf.clear(), t).toString());
             }
         }
         for (int i = 0; i < 100_000; i++) {
@@ -28,8 +28,7 @@ class IsoInstantsTest {
             Instant t = i % 2 == 0 ? Instant.ofEpochSecond(1_595_981_220L + i / 1000, random.nextInt(1_000_000_000))
                     : Instant.ofEpochSecond(random.nextLong(-20_000_000_000L, 300_000_000_000L),
                     random.nextInt(4) * 250_000_000 + (random.nextBoolean() ? random.nextInt(1000) * 1000 : 0));
-            sb.setLength(0);
-            assertEquals(t.toString(), iso.append(sb, t).toString());
+            assertEquals(t.toString(), iso.write(buf.clear(), t).toString());
         }
     }
 }

@@ -1,31 +1,37 @@
-package org.etw4j.cli;
+package org.etw4j.consumer.output;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import org.etw4j.consumer.json.Utf8Buffer;
 
 /**
- * Appends instants exactly as {@link Instant#toString()} writes them ({@code DateTimeFormatter.ISO_INSTANT}:
- * {@code 2020-07-29T00:07:00.623616700Z}, the fraction in groups of three digits, none when it is zero), without
- * the formatter's per-call objects: events come in time order, so the date and time up to the second are made
- * once per second and reused.
+ * Writes instants exactly as {@link Instant#toString()} writes them ({@code DateTimeFormatter.ISO_INSTANT}:
+ * {@code 2020-07-29T00:07:00.623616700Z}, the fraction in groups of three digits, none when it is zero) as UTF-8
+ * bytes, without the formatter's per-call objects: events come in time order, so the date and time up to the
+ * second are made once per second and reused.
  *
  * <p>Not thread-safe (it keeps the last second); one per output.
  */
-final class IsoInstants {
+final class IsoTimestamps {
     /** Years ISO_INSTANT writes as four plain digits; others go through {@link Instant#toString()}. */
     private static final long MIN_SECOND = LocalDateTime.of(1000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
     private static final long MAX_SECOND = LocalDateTime.of(10000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
 
     private long second = Long.MIN_VALUE;
     /** {@code yyyy-MM-ddTHH:mm:ss} of {@link #second}. */
-    private final char[] prefix = new char[19];
+    private final byte[] prefix = new byte[19];
 
-    /** Appends {@code t} as {@code t.toString()} would; returns {@code sb}. */
-    StringBuilder append(StringBuilder sb, Instant t) {
-        long s = t.getEpochSecond();
+    /** Writes {@code t} as {@code t.toString()} would. */
+    Utf8Buffer write(Utf8Buffer out, Instant t) {
+        return write(out, t.getEpochSecond(), t.getNano());
+    }
+
+    /** Writes the instant {@code epochSecond} + {@code nano} as {@code Instant.toString()} would. */
+    Utf8Buffer write(Utf8Buffer out, long epochSecond, int nano) {
+        long s = epochSecond;
         if (s < MIN_SECOND || s >= MAX_SECOND) {
-            return sb.append(t);
+            return out.append(Instant.ofEpochSecond(s, nano).toString());
         }
         if (s != second) {
             LocalDateTime d = LocalDateTime.ofEpochSecond(s, 0, ZoneOffset.UTC);
@@ -42,24 +48,23 @@ final class IsoInstants {
             digits(d.getSecond(), 17, 2);
             second = s;
         }
-        sb.append(prefix);
-        int nano = t.getNano();
+        out.bytes(prefix);
         if (nano != 0) {
-            sb.append('.');
+            out.ascii('.');
             // as ISO_INSTANT: milliseconds, microseconds or nanoseconds, whichever shows every non-zero digit
             int digits = nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
             int div = 100_000_000;
             for (int i = 0; i < digits; i++) {
-                sb.append((char) ('0' + nano / div % 10));
+                out.ascii((char) ('0' + nano / div % 10));
                 div /= 10;
             }
         }
-        return sb.append('Z');
+        return out.ascii('Z');
     }
 
     private void digits(int value, int at, int width) {
         for (int i = at + width - 1; i >= at; i--) {
-            prefix[i] = (char) ('0' + value % 10);
+            prefix[i] = (byte) ('0' + value % 10);
             value /= 10;
         }
     }

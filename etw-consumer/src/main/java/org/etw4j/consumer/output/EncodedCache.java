@@ -1,0 +1,55 @@
+package org.etw4j.consumer.output;
+
+import java.util.IdentityHashMap;
+import java.util.function.BiConsumer;
+import org.etw4j.consumer.json.Utf8Buffer;
+
+/**
+ * The encoded bytes of values the formatter writes again and again (provider, event and field names of one
+ * schema, a process's JSON object), made once per value object: keyed by identity, so a schema's strings and the
+ * trace context's process records hit, and an equal but new object only costs one more encoding. Bounded: past
+ * {@value #LIMIT} entries it starts over.
+ *
+ * <p>Not thread-safe; one per formatter.
+ */
+final class EncodedCache<K> {
+    private static final int LIMIT = 4096;
+
+    private final IdentityHashMap<K, byte[]> map = new IdentityHashMap<>();
+    private final Utf8Buffer scratch = new Utf8Buffer(256);
+    private final BiConsumer<Utf8Buffer, K> encoder;
+
+    /** A cache encoding a key by writing it into a buffer with {@code encoder}. */
+    EncodedCache(BiConsumer<Utf8Buffer, K> encoder) {
+        this.encoder = encoder;
+    }
+
+    /** The bytes {@code encoder} writes for {@code key}. */
+    byte[] get(K key) {
+        byte[] b = map.get(key);
+        if (b == null) {
+            if (map.size() >= LIMIT) {
+                map.clear();
+            }
+            encoder.accept(scratch.clear(), key);
+            b = java.util.Arrays.copyOf(scratch.array(), scratch.size());
+            map.put(key, b);
+        }
+        return b;
+    }
+
+    /** A cache of JSON strings, {@code "text"}. */
+    static EncodedCache<String> jsonStrings() {
+        return new EncodedCache<>(Utf8Buffer::jsonString);
+    }
+
+    /** A cache of JSON member names, {@code "name":}. */
+    static EncodedCache<String> jsonNames() {
+        return new EncodedCache<>((b, s) -> b.jsonString(s).ascii(':'));
+    }
+
+    /** A cache of plain UTF-8 texts. */
+    static EncodedCache<String> texts() {
+        return new EncodedCache<>(Utf8Buffer::append);
+    }
+}

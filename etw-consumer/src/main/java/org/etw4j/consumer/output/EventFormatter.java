@@ -1,0 +1,652 @@
+package org.etw4j.consumer.output;
+
+import java.io.Flushable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.etw4j.Guid;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.DecodedEventJson;
+import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.decode.InType;
+import org.etw4j.consumer.decode.OutType;
+import org.etw4j.consumer.decode.ProcessInfo;
+import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.json.Utf8Buffer;
+import org.etw4j.format.EventHeaderLayout;
+import org.etw4j.spi.RawEventRecord;
+
+/**
+ * Writes decoded events in one of the {@link EventFormat}s: the one rendering of an event as text, JSON Lines or
+ * CSV ({@code etw dump}, {@code etw live}).
+ *
+ * <p>Not thread-safe: one writer thread; reusable for any number of events. It reads the record (header fields)
+ * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
+ * only. Each event is encoded as UTF-8 straight into one reused byte buffer (numbers, GUIDs and timestamps as
+ * digits, no intermediate {@code String}s for them), which goes to the output in chunks of
+ * {@value #CHUNK} bytes or more, and at {@link #flush()}. Given a {@link Writer}, the bytes are decoded back to
+ * characters, each event at once (a console such as {@code etw live}'s) or in the same chunks. Nothing is closed.
+ *
+ * <p>Value rules, one per format:
+ * <ul>
+ * <li><b>Text</b>: {@code 2016-08-17T23:30:22.037926Z  pid 1234 (PerfView)  tid 5678  cpu 0  level 4  [opcode
+ * Start  ][activity GUID  ][related GUID  ]Provider/Event Name=value; ...}: the opcode's name when the opcode is not
+ * 0 (so that a Start and its Stop differ), the activity and related activity ids when set; a label (value-map name, flag names joined by {@code |}, drive-letter
+ * path) instead of the value when there is one; integers signed or unsigned as their type says, hexadecimal types
+ * and pointers as {@code 0x...}; booleans {@code True}/{@code False}; binary as lower-case hex; line breaks in
+ * values as {@code \n}/{@code \r}; a failed field as {@code <error: why; raw=hex>}; undecoded trailing bytes as
+ * {@code <undecoded>=hex;}. The process is {@code (name)}, or {@code (pid name)} when the event belongs to
+ * another process than its header says.</li>
+ * <li><b>JSON Lines</b>, one object per event:
+ * <pre>{@code
+ * {"timestamp":"2016-08-17T23:30:22.037926Z","provider":{"id":"...","name":"..."},
+ *  "event":{"id":1,"version":0,"opcode":1,"opcodeName":"Start","level":4,"task":1,"keyword":"0x1","name":"..."},
+ *  "pid":1234,"process":{"id":1234,"name":"PerfView",...},"tid":5678,"cpu":0,"activityId":null,
+ *  "relatedActivityId":null,"fields":{"Name":value,...},"ntPaths":{"FileName":"\Device\HarddiskVolume2\..."}}
+ * }</pre>
+ * {@code process} (only when the trace's process events describe it) as {@link DecodedEventJson#process} writes
+ * it; {@code opcodeName} as the text form names the opcode (always: {@code "Info"} for 0); {@code fields} as {@link DecodedEventJson#fieldsObject} writes them (integers as numbers, unsigned 64-bit
+ * ones unsigned, hexadecimal types and pointers as {@code "0x..."}, a label instead of the number, a flag set as
+ * {@code {"names":[...],"value":n}}, repeated names with {@code #2}...); {@code ntPaths}: the NT form of file
+ * names shown in drive-letter form; {@code undecoded} (hex) and {@code notes} when there are any.</li>
+ * <li><b>CSV</b>: a header row, then {@code timestamp,provider_id,provider,event,id,version,opcode,opcode_name,
+ * level,task,keyword,pid,tid,cpu,activity_id,related_activity_id,process,process_image,fields} per event, the fields cell being the text form's
+ * field list, trimmed; cells quoted by RFC 4180 when they hold a comma, quote or line break.</li>
+ * </ul>
+ */
+public final class EventFormatter implements Flushable {
+    /** The buffer goes to a stream once it holds this many bytes (whole events only). */
+    static final int CHUNK = 1 << 18;
+
+    private static final byte[] EOL = System.lineSeparator().getBytes(StandardCharsets.UTF_8);
+    private static final String CSV_HEADER = "timestamp,provider_id,provider,event,id,version,opcode,opcode_name,"
+            + "level,task,keyword,pid,tid,cpu,activity_id,related_activity_id,process,process_image,fields";
+
+    /** The fixed parts of the forms, encoded once. */
+    private static final byte[] T_PID = ascii("  pid ");
+    private static final byte[] T_TID = ascii("  tid ");
+    private static final byte[] T_CPU = ascii("  cpu ");
+    private static final byte[] T_LEVEL = ascii("  level ");
+    private static final byte[] T_GAP = ascii("  ");
+    private static final byte[] T_ACTIVITY = ascii("activity ");
+    private static final byte[] T_RELATED = ascii("related ");
+    private static final byte[] T_OPCODE = ascii("opcode ");
+    private static final byte[] J_OPCODE_NAME = ascii(",\"opcodeName\":");
+    private static final byte[] J_RELATED = ascii(",\"relatedActivityId\":");
+    private static final byte[] T_UNDECODED = ascii(" <undecoded>=");
+    private static final byte[] J_TIMESTAMP = ascii("{\"timestamp\":\"");
+    private static final byte[] J_PROVIDER = ascii("\",\"provider\":{\"id\":\"");
+    private static final byte[] J_NAME = ascii("\",\"name\":");
+    private static final byte[] J_EVENT = ascii("},\"event\":{\"id\":");
+    private static final byte[] J_VERSION = ascii(",\"version\":");
+    private static final byte[] J_OPCODE = ascii(",\"opcode\":");
+    private static final byte[] J_LEVEL = ascii(",\"level\":");
+    private static final byte[] J_TASK = ascii(",\"task\":");
+    private static final byte[] J_KEYWORD = ascii(",\"keyword\":\"0x");
+    private static final byte[] J_PID = ascii("},\"pid\":");
+    private static final byte[] J_PROCESS = ascii(",\"process\":");
+    private static final byte[] J_TID = ascii(",\"tid\":");
+    private static final byte[] J_CPU = ascii(",\"cpu\":");
+    private static final byte[] J_ACTIVITY = ascii(",\"activityId\":");
+    private static final byte[] J_NULL = ascii("null");
+    private static final byte[] J_FIELDS = ascii(",\"fields\":");
+    private static final byte[] J_UNDECODED = ascii(",\"undecoded\":");
+    private static final byte[] J_NOTES = ascii(",\"notes\":");
+    private static final byte[] J_FLAG_NAMES = ascii("{\"names\":");
+    private static final byte[] J_FLAG_VALUE = ascii(",\"value\":");
+    private static final byte[] J_TRUE = ascii("true");
+    private static final byte[] J_FALSE = ascii("false");
+    private static final byte[] J_COMMA = ascii(",");
+    private static final byte[] J_NT_PATHS = ascii(",\"ntPaths\":{");
+
+    private final EventFormat format;
+    private final OutputStream stream;
+    private final Writer writer;
+    /** Whether each event goes to {@link #writer} at once (else in chunks). */
+    private final boolean eachEvent;
+    /** The events not yet handed to the output (grows past its start capacity for a larger event). */
+    private final Utf8Buffer buf;
+    /** Writes JSON values (fields, process) into {@link #buf}; reset for each one. */
+    private final JsonWriter json;
+    /** How structs nested in field values are written: as field objects too. */
+    private final Consumer<StructValue> structs = s -> fieldsObject(s.fields());
+    private final IsoTimestamps timestamps = new IsoTimestamps();
+    /** A field's text when it is not written as digits directly (labels, strings, GUIDs...). */
+    private final StringBuilder scratch = new StringBuilder(256);
+    /** Shows the {@link DecodedEvent}s given to {@link #write(RawEventRecord, DecodedEvent, Instant)}. */
+    private final EventView decodedEvents = EventView.forDecodedEvents();
+    /** Pre-encoded names and values, per schema string or process record (identity). */
+    private final EncodedCache<String> texts = EncodedCache.texts();
+    private final EncodedCache<String> jsonStrings = EncodedCache.jsonStrings();
+    private final EncodedCache<String> jsonNames = EncodedCache.jsonNames();
+    private final EncodedCache<ProcessInfo> processJson =
+            new EncodedCache<>((b, p) -> DecodedEventJson.process(new JsonWriter(b), p));
+    /** CSV cells are quoted by copying them here first. */
+    private byte[] cell = new byte[256];
+    private boolean headerDone;
+
+    /** A formatter writing UTF-8 to {@code out} in large chunks (see {@link #flush()}). */
+    public EventFormatter(EventFormat format, OutputStream out) {
+        this.format = Objects.requireNonNull(format, "format");
+        this.stream = Objects.requireNonNull(out, "out");
+        this.writer = null;
+        this.eachEvent = false;
+        this.buf = new Utf8Buffer(CHUNK + (CHUNK >> 2));
+        this.json = new JsonWriter(buf);
+    }
+
+    /** A formatter writing each event to {@code out} as it comes (characters: the bytes decoded back). */
+    public EventFormatter(EventFormat format, Writer out) {
+        this(format, out, true);
+    }
+
+    /**
+     * A formatter writing characters to {@code out}: each event as it comes when {@code eachEvent} (a console
+     * that shows events live), else in chunks of {@value #CHUNK} bytes and at {@link #flush()} (a bulk output).
+     */
+    public EventFormatter(EventFormat format, Writer out, boolean eachEvent) {
+        this.format = Objects.requireNonNull(format, "format");
+        this.stream = null;
+        this.writer = Objects.requireNonNull(out, "out");
+        this.eachEvent = eachEvent;
+        this.buf = new Utf8Buffer(eachEvent ? 1024 : CHUNK + (CHUNK >> 2));
+        this.json = new JsonWriter(buf);
+    }
+
+    /** Writes one event: {@code r} for the header fields, {@code e} its decoded form, {@code time} its timestamp. */
+    public void write(RawEventRecord r, DecodedEvent e, Instant time) {
+        write(r, decodedEvents.of(e), time);
+    }
+
+    /**
+     * Writes one event: {@code r} for the header fields, {@code e} its decoded form (valid during the call),
+     * {@code time} its timestamp.
+     */
+    public void write(RawEventRecord r, EventView e, Instant time) {
+        if (format == EventFormat.CSV && !headerDone) {
+            buf.append(CSV_HEADER).bytes(EOL);
+            headerDone = true;
+        }
+        event(r, e, e.process(), time);
+        buf.bytes(EOL);
+        if (eachEvent || buf.size() >= CHUNK) {
+            drain();
+        }
+    }
+
+    private void drain() {
+        if (writer != null) {
+            buf.drainTo(writer);
+        } else {
+            buf.drainTo(stream);
+        }
+    }
+
+    /**
+     * One event as one line of {@code format}, without the line end (and without CSV's header row): the form
+     * {@code EventRecord.toString()} (text) and {@code EventRecord.toJson()} (JSON Lines) give. {@code process}
+     * is the process the event belongs to, or {@code null}.
+     */
+    public static String line(EventFormat format, RawEventRecord r, DecodedEvent e, ProcessInfo process,
+                              Instant time) {
+        EventFormatter f = new EventFormatter(format, Writer.nullWriter());
+        f.event(r, f.decodedEvents.of(e), process, time);
+        return f.buf.toString();
+    }
+
+    private void event(RawEventRecord r, EventView e, ProcessInfo process, Instant time) {
+        switch (format) {
+            case TEXT -> text(r, e, process, time);
+            case JSONL -> json(r, e, process, time);
+            case CSV -> csv(r, e, process, time);
+        }
+    }
+
+    /** Writes what is buffered to the output and flushes it. */
+    @Override
+    public void flush() {
+        try {
+            drain();
+            if (writer != null) {
+                writer.flush();
+            } else {
+                stream.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The opcode's name: the schema's ({@code Start}, {@code DCStop}, a manifest's own), else the name winmeta.xml
+     * gives the predefined opcodes 0-9 and 240 (as TraceEvent shows them), else the number.
+     */
+    private void opcodeName(RawEventRecord r, EventView e) {
+        String name = e.opcodeName();
+        if (name == null || name.isEmpty()) {
+            name = predefinedOpcode(r.opcode());
+        }
+        if (name == null) {
+            buf.decimal(r.opcode());
+        } else {
+            buf.bytes(texts.get(name));
+        }
+    }
+
+    /** {@link #opcodeName} as a JSON string. */
+    private void jsonOpcodeName(RawEventRecord r, EventView e) {
+        String name = e.opcodeName();
+        if (name == null || name.isEmpty()) {
+            name = predefinedOpcode(r.opcode());
+        }
+        if (name == null) {
+            buf.ascii('"').decimal(r.opcode()).ascii('"');
+        } else {
+            buf.bytes(jsonStrings.get(name));
+        }
+    }
+
+    /** winmeta.xml's predefined opcodes with TraceEvent's display names, or {@code null}. */
+    private static String predefinedOpcode(int opcode) {
+        return switch (opcode) {
+            case 0 -> "Info";
+            case 1 -> "Start";
+            case 2 -> "Stop";
+            case 3 -> "DCStart";
+            case 4 -> "DCStop";
+            case 5 -> "Extension";
+            case 6 -> "Reply";
+            case 7 -> "Resume";
+            case 8 -> "Suspend";
+            case 9 -> "Send";
+            case 240 -> "Receive";
+            default -> null;
+        };
+    }
+
+    /**
+     * The related activity id item of the record ({@code EVENT_HEADER_EXT_TYPE_RELATED_ACTIVITYID}, MS Learn
+     * "EVENT_HEADER_EXTENDED_DATA_ITEM"), positioned at the GUID, or {@code null} when there is none.
+     */
+    private static ByteBuffer relatedActivity(RawEventRecord r) {
+        if (r.extendedDataCount() == 0) {
+            return null;
+        }
+        ByteBuffer b = r.extendedDataOfType(EventHeaderLayout.EXT_RELATED_ACTIVITYID);
+        return b == null || b.remaining() < Guid.BYTES ? null : b;
+    }
+
+    private static Utf8Buffer guid(Utf8Buffer out, ByteBuffer b) {
+        return out.guid(Guid.windowsMsb(b, b.position()), Guid.windowsLsb(b, b.position()));
+    }
+
+    // ------------------------------------------------------------------------------------------------ text
+
+    private void text(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
+        timestamps.write(buf, time).bytes(T_PID).decimal(r.processId());
+        if (p != null) {
+            buf.ascii(' ').ascii('(');
+            if (p.processId() != r.processId()) {
+                buf.decimal(p.processId()).ascii(' ');
+            }
+            buf.bytes(texts.get(p.name())).ascii(')');
+        }
+        buf.bytes(T_TID).decimal(r.threadId())
+                .bytes(T_CPU).decimal(r.processorIndex()).bytes(T_LEVEL).decimal(r.level()).bytes(T_GAP);
+        if (r.opcode() != 0) {
+            buf.bytes(T_OPCODE);
+            opcodeName(r, e);
+            buf.bytes(T_GAP);
+        }
+        if (r.activityIdMsb() != 0 || r.activityIdLsb() != 0) {
+            buf.bytes(T_ACTIVITY).guid(r.activityIdMsb(), r.activityIdLsb()).bytes(T_GAP);
+        }
+        ByteBuffer related = relatedActivity(r);
+        if (related != null) {
+            guid(buf.bytes(T_RELATED), related).bytes(T_GAP);
+        }
+        buf.bytes(texts.get(e.providerName())).ascii('/').bytes(texts.get(e.eventName()));
+        fieldsText(e);
+    }
+
+    /**
+     * The text form's field list, {@code " Name=value;"} per field, then {@code " <undecoded>=hex;"} when bytes
+     * were left over ({@code DecodedEventText.appendFields}'s form).
+     */
+    private void fieldsText(EventView e) {
+        for (int i = 0, n = e.fieldCount(); i < n; i++) {
+            buf.ascii(' ').bytes(texts.get(e.fieldName(i))).ascii('=');
+            if (!integerText(e, i) && !e.writeUtf8(i, buf, false)) {
+                scratch.setLength(0);
+                e.appendText(i, scratch);
+                escapedLine(scratch);
+            }
+            buf.ascii(';');
+        }
+        if (e.undecodedLength() > 0) {
+            buf.bytes(T_UNDECODED);
+            e.writeUndecodedHex(buf);
+            buf.ascii(';');
+        }
+    }
+
+    /**
+     * Writes field {@code i} as digits when it is a plain integer (no label, no error): what
+     * {@code FieldText.appendValue} writes, without the characters in between; {@code false} when it is not.
+     */
+    private boolean integerText(EventView e, int i) {
+        InType in = e.inType(i);
+        OutType out = e.outType(i);
+        if (in == InType.BOOLEAN || out == OutType.BOOLEAN) {
+            return false;
+        }
+        if (e.isInPlace()) {
+            if (e.isArray(i) || !e.isInteger(i) || e.label(i) != null) {
+                return false;
+            }
+            long v = e.getLong(i);
+            if (isHex(in, out)) {
+                buf.ascii('0').ascii('x').hex(isInt(in) ? v & 0xFFFF_FFFFL : v);
+            } else if (in.isUnsigned()) {
+                buf.unsignedDecimal(v);
+            } else {
+                buf.decimal(v);
+            }
+            return true;
+        }
+        EventField f = e.field(i);
+        if (f.error() != null || f.label() != null || f.labelKind() == EventField.LabelKind.UNMAPPED_NT_PATH
+                || in == InType.BINARY) {
+            return false;
+        }
+        Object v = f.value();
+        if (!(v instanceof Integer) && !(v instanceof Long)) {
+            return false;
+        }
+        long l = ((Number) v).longValue();
+        if (isHex(in, out)) {
+            buf.ascii('0').ascii('x').hex(v instanceof Integer ? l & 0xFFFF_FFFFL : l);
+        } else if (v instanceof Long && in.isUnsigned()) {
+            buf.unsignedDecimal(l);
+        } else {
+            buf.decimal(l);
+        }
+        return true;
+    }
+
+    /** {@code FieldText.isHex}: hexadecimal out types, pointers and the HEXINT in types. */
+    private static boolean isHex(InType in, OutType out) {
+        return out.isHex() || in == InType.POINTER || in == InType.HEXINT32 || in == InType.HEXINT64;
+    }
+
+    /** The in types whose values are 32-bit {@code int}s (their hexadecimal form is the low 32 bits). */
+    private static boolean isInt(InType in) {
+        return switch (in) {
+            case INT8, UINT8, INT16, UINT16, INT32 -> true;
+            default -> false;
+        };
+    }
+
+    /** {@code s} with line feeds and carriage returns as {@code \n} and {@code \r}: an event stays on one line. */
+    private void escapedLine(CharSequence s) {
+        int n = s.length();
+        int from = 0;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '\n' || c == '\r') {
+                buf.append(s, from, i).ascii('\\').ascii(c == '\n' ? 'n' : 'r');
+                from = i + 1;
+            }
+        }
+        buf.append(s, from, n);
+    }
+
+    // ------------------------------------------------------------------------------------------------ JSON
+
+    private void json(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
+        buf.bytes(J_TIMESTAMP);
+        timestamps.write(buf, time);
+        buf.bytes(J_PROVIDER).guid(e.providerId().mostSignificantBits(),
+                        e.providerId().leastSignificantBits())
+                .bytes(J_NAME).bytes(jsonStrings.get(e.providerName()));
+        buf.bytes(J_EVENT).decimal(r.id())
+                .bytes(J_VERSION).decimal(r.version())
+                .bytes(J_OPCODE).decimal(r.opcode())
+                .bytes(J_OPCODE_NAME);
+        jsonOpcodeName(r, e);
+        buf
+                .bytes(J_LEVEL).decimal(r.level())
+                .bytes(J_TASK).decimal(r.task())
+                .bytes(J_KEYWORD).hex(r.keyword())
+                .bytes(J_NAME).bytes(jsonStrings.get(e.eventName()))
+                .bytes(J_PID).decimal(r.processId());
+        if (p != null) {
+            buf.bytes(J_PROCESS);
+            buf.bytes(processJson.get(p));
+        }
+        buf.bytes(J_TID).decimal(r.threadId()).bytes(J_CPU).decimal(r.processorIndex());
+        buf.bytes(J_ACTIVITY);
+        if (r.activityIdMsb() == 0 && r.activityIdLsb() == 0) {
+            buf.bytes(J_NULL);
+        } else {
+            buf.ascii('"').guid(r.activityIdMsb(), r.activityIdLsb()).ascii('"');
+        }
+        buf.bytes(J_RELATED);
+        ByteBuffer related = relatedActivity(r);
+        if (related == null) {
+            buf.bytes(J_NULL);
+        } else {
+            guid(buf.ascii('"'), related).ascii('"');
+        }
+        buf.bytes(J_FIELDS);
+        fieldsJson(e);
+        ntPaths(e);
+        if (e.undecodedLength() > 0) {
+            buf.bytes(J_UNDECODED).ascii('"');
+            e.writeUndecodedHex(buf);
+            buf.ascii('"');
+        }
+        if (!e.notes().isEmpty()) {
+            buf.bytes(J_NOTES);
+            json.reset().stringArray(e.notes());
+        }
+        buf.ascii('}');
+    }
+
+    /**
+     * The fields as one object by {@link DecodedEventJson#fieldsObject}'s rules; for an event read in place,
+     * written here with the names pre-encoded and integers, booleans and labels straight as bytes (the same bytes:
+     * {@code EventFormatterTest}, {@code DumpGoldenTest}).
+     */
+    private void fieldsJson(EventView e) {
+        if (!e.isInPlace()) {
+            DecodedEventJson.fieldsObject(json.reset(), e, structs);
+            return;
+        }
+        buf.ascii('{');
+        int n = e.fieldCount();
+        java.util.Map<String, Integer> seen = n > DUPLICATE_SCAN_LIMIT ? new java.util.HashMap<>() : null;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                buf.ascii(',');
+            }
+            String name = e.fieldName(i);
+            int occurrence = seen != null ? seen.merge(name, 1, Integer::sum) : occurrence(e, i, name);
+            if (occurrence > 1) {
+                buf.jsonString(name + "#" + occurrence).ascii(':');
+            } else {
+                buf.bytes(jsonNames.get(name));
+            }
+            if (e.labelKind(i) == EventField.LabelKind.FLAGS) {
+                buf.bytes(J_FLAG_NAMES);
+                json.reset().stringArray(e.flagNames(i));
+                buf.bytes(J_FLAG_VALUE);
+                jsonValue(e, i);
+                buf.ascii('}');
+            } else if (e.label(i) != null) {
+                buf.bytes(jsonStrings.get(e.label(i)));
+            } else {
+                jsonValue(e, i);
+            }
+        }
+        buf.ascii('}');
+    }
+
+    /** Up to this many fields, repeated names are found by scanning the earlier ones (as DecodedEventJson). */
+    private static final int DUPLICATE_SCAN_LIMIT = 32;
+
+    /** 1 + how many of the view's fields before {@code index} are named {@code name}. */
+    private static int occurrence(EventView view, int index, String name) {
+        int n = 1;
+        for (int j = 0; j < index; j++) {
+            String other = view.fieldName(j);
+            if (other == name || other.equals(name)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * In-place field {@code i}'s value by {@link DecodedEventJson#writeValue}'s rule: scalar integers and booleans
+     * straight as bytes, everything else through it.
+     */
+    private void jsonValue(EventView e, int i) {
+        InType in = e.inType(i);
+        OutType out = e.outType(i);
+        if (!e.isArray(i) && e.isInteger(i)) {
+            long v = e.getLong(i);
+            if (in == InType.BOOLEAN || out == OutType.BOOLEAN) {
+                buf.bytes(v != 0 ? J_TRUE : J_FALSE);
+            } else if (isHex(in, out)) {
+                buf.ascii('"').ascii('0').ascii('x').hex(isInt(in) ? v & 0xFFFF_FFFFL : v).ascii('"');
+            } else if (in.isUnsigned()) {
+                buf.unsignedDecimal(v);
+            } else {
+                buf.decimal(v);
+            }
+            return;
+        }
+        if (!e.writeUtf8(i, buf, true)) {
+            DecodedEventJson.writeValue(json.reset(), e, i, structs);
+        }
+    }
+
+    /** Fields as one object by {@link DecodedEventJson#fieldsObject}'s rules (nested structs). */
+    private void fieldsObject(List<EventField> fields) {
+        DecodedEventJson.fieldsObject(json, fields, structs);
+    }
+
+    /** {@code ,"ntPaths":{...}}: the NT form of every file name the trace wrote so, when there is one. */
+    private void ntPaths(EventView e) {
+        boolean open = false;
+        for (int i = 0, n = e.fieldCount(); i < n; i++) {
+            String nt = e.ntPath(i);
+            if (nt != null) {
+                buf.bytes(open ? J_COMMA : J_NT_PATHS).jsonString(e.fieldName(i)).ascii(':').jsonString(nt);
+                open = true;
+            }
+        }
+        if (open) {
+            buf.ascii('}');
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ CSV
+
+    private void csv(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
+        timestamps.write(buf, time).ascii(',');
+        buf.guid(e.providerId().mostSignificantBits(), e.providerId().leastSignificantBits()).ascii(',');
+        csvCell(e.providerName()).ascii(',');
+        csvCell(e.eventName()).ascii(',');
+        buf.decimal(r.id()).ascii(',').decimal(r.version()).ascii(',').decimal(r.opcode()).ascii(',');
+        int mark = buf.size();
+        opcodeName(r, e);
+        csvQuote(mark, false);
+        buf.ascii(',').decimal(r.level()).ascii(',').decimal(r.task()).ascii(',')
+                .ascii('0').ascii('x').hex(r.keyword()).ascii(',')
+                .decimal(r.processId()).ascii(',').decimal(r.threadId()).ascii(',').decimal(r.processorIndex())
+                .ascii(',');
+        if (r.activityIdMsb() != 0 || r.activityIdLsb() != 0) {
+            buf.guid(r.activityIdMsb(), r.activityIdLsb());
+        }
+        buf.ascii(',');
+        ByteBuffer related = relatedActivity(r);
+        if (related != null) {
+            guid(buf, related);
+        }
+        buf.ascii(',');
+        csvCell(p == null ? "" : p.name()).ascii(',');
+        csvCell(p == null || p.imagePath() == null ? "" : p.imagePath()).ascii(',');
+        // The text form's field list ("Name=value; ..."), without the provider/event prefix, trimmed.
+        mark = buf.size();
+        fieldsText(e);
+        csvQuote(mark, true);
+    }
+
+    private Utf8Buffer csvCell(String s) {
+        int mark = buf.size();
+        buf.append(s);
+        csvQuote(mark, false);
+        return buf;
+    }
+
+    /**
+     * Makes the bytes from {@code mark} on one RFC 4180 cell: trimmed of characters up to the space first when
+     * asked, then quoted (quotes doubled) when they hold a comma, quote or line break.
+     */
+    private void csvQuote(int mark, boolean trim) {
+        byte[] b = buf.array();
+        int from = mark;
+        int to = buf.size();
+        if (trim) {
+            while (from < to && (b[from] & 0xFF) <= ' ') {
+                from++;
+            }
+            while (to > from && (b[to - 1] & 0xFF) <= ' ') {
+                to--;
+            }
+        }
+        boolean quote = false;
+        for (int i = from; i < to && !quote; i++) {
+            byte c = b[i];
+            quote = c == ',' || c == '"' || c == '\n' || c == '\r';
+        }
+        if (!quote && from == mark) {
+            buf.truncate(to);
+            return;
+        }
+        int n = to - from;
+        if (cell.length < n) {
+            cell = new byte[Math.max(n, 2 * cell.length)];
+        }
+        System.arraycopy(b, from, cell, 0, n);
+        buf.truncate(mark);
+        if (!quote) {
+            buf.bytes(cell, 0, n);
+            return;
+        }
+        buf.ascii('"');
+        int run = 0;
+        for (int i = 0; i < n; i++) {
+            if (cell[i] == '"') {
+                buf.bytes(cell, run, i + 1).ascii('"');
+                run = i + 1;
+            }
+        }
+        buf.bytes(cell, run, n).ascii('"');
+    }
+}

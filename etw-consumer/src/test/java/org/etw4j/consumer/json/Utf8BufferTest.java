@@ -1,0 +1,81 @@
+package org.etw4j.consumer.json;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.etw4j.Guid;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Utf8Buffer} writes the bytes the character path wrote before it: an {@link OutputStreamWriter} in UTF-8
+ * over {@link JsonWriter}'s characters (unpaired surrogates as {@code ?}), {@code Long.toString},
+ * {@code Long.toUnsignedString}, {@code Long.toHexString}, {@link Guid#toString()}.
+ */
+class Utf8BufferTest {
+    private static final char[] ALPHABET = {'a', 'Z', '0', ' ', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0000',
+        '\u001f', '\u007f', '\u00e9', '\u0800', '\u2028', '\u2029', '\uffff', '\ud83d', '\ude00', '/', '<'};
+
+    @Test
+    void textAndJsonStringsAreTheEncodersBytes() throws Exception {
+        SplittableRandom random = new SplittableRandom(19);
+        Utf8Buffer buf = new Utf8Buffer(16);
+        for (int round = 0; round < 20_000; round++) {
+            char[] cs = new char[random.nextInt(12)];
+            for (int i = 0; i < cs.length; i++) {
+                cs[i] = ALPHABET[random.nextInt(ALPHABET.length)];
+            }
+            String s = new String(cs);
+            assertArrayEquals(viaWriter(s), bytes(buf.clear().append(s)), () -> "text " + escape(s));
+            StringBuilder json = new StringBuilder();
+            new JsonWriter(json).value(s);
+            assertArrayEquals(viaWriter(json.toString()), bytes(buf.clear().jsonString(s)), () -> "json " + escape(s));
+            new JsonWriter(buf.clear()).value(s);
+            assertArrayEquals(viaWriter(json.toString()), bytes(buf), () -> "JsonWriter bytes " + escape(s));
+            if (s.chars().noneMatch(c -> Character.isSurrogate((char) c))) {
+                buf.clear().ascii('"');
+                s.chars().forEach(c -> buf.jsonChar((char) c));
+                assertEquals(json.toString(), buf.ascii('"').toString(), () -> "jsonChar " + escape(s));
+            }
+        }
+    }
+
+    @Test
+    void numbersGuidsAndHex() {
+        SplittableRandom random = new SplittableRandom(5);
+        Utf8Buffer buf = new Utf8Buffer(16);
+        long[] edge = {0, 1, -1, 9, 10, 99, 100, Long.MAX_VALUE, Long.MIN_VALUE, 999_999_999_999_999_999L,
+            1_000_000_000_000_000_000L, -1_000_000_000_000_000_000L, 0x8000_0000_0000_0000L + 5};
+        for (int i = 0; i < 100_000; i++) {
+            long v = i < edge.length ? edge[i] : i % 3 == 0 ? random.nextLong() : random.nextLong() >> random.nextInt(64);
+            assertEquals(Long.toString(v), buf.clear().decimal(v).toString());
+            assertEquals(Long.toUnsignedString(v), buf.clear().unsignedDecimal(v).toString());
+            assertEquals(Long.toHexString(v), buf.clear().hex(v).toString());
+            Guid g = new Guid(v, random.nextLong());
+            assertEquals(g.toString(), buf.clear().guid(g.mostSignificantBits(), g.leastSignificantBits()).toString());
+        }
+    }
+
+    private static byte[] viaWriter(String s) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8)) {
+            w.write(s);
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] bytes(Utf8Buffer b) {
+        return Arrays.copyOf(b.array(), b.size());
+    }
+
+    private static String escape(String s) {
+        StringBuilder sb = new StringBuilder();
+        s.chars().forEach(c -> sb.append(String.format("\\u%04x", c)));
+        return sb.toString();
+    }
+}
