@@ -173,12 +173,14 @@ public final class EtwCommand implements Callable<Integer> {
 
     /**
      * A configured command line able to run {@code args}: when they start with a subcommand's name or alias, only
-     * that subcommand's model is built; for anything else (no arguments, an option, {@code help}, a name that is
-     * not a subcommand, whose error message suggests the near ones) all of them are.
+     * that subcommand's model is built; for {@code --version} alone none is; for anything else (no arguments,
+     * another option, {@code help}, a name that is not a subcommand, whose error message suggests the near ones)
+     * all of them are.
      */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
         String first = args == null || args.length == 0 ? null : args[0];
         CommandLine cl = new CommandLine(new EtwCommand());
+        boolean versionOnly = args != null && args.length == 1 && (first.equals("--version") || first.equals("-V"));
         Class<?> only = null;
         for (Class<?> c : SUBCOMMANDS) {
             if (c != CommandLine.HelpCommand.class && names(c).contains(first)) {
@@ -186,7 +188,7 @@ public final class EtwCommand implements Callable<Integer> {
             }
         }
         for (Class<?> c : SUBCOMMANDS) {
-            if (only == null || c == only) {
+            if (!versionOnly && (only == null || c == only)) {
                 cl.addSubcommand(c);
             }
         }
