@@ -180,7 +180,7 @@ public final class EtwCommand implements Callable<Integer> {
     static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
         String first = args == null || args.length == 0 ? null : args[0];
         CommandLine cl = new CommandLine(new EtwCommand());
-        boolean versionOnly = args != null && args.length == 1 && (first.equals("--version") || first.equals("-V"));
+        boolean versionOnly = args != null && args.length == 1 && ("--version".equals(first) || "-V".equals(first));
         Class<?> only = null;
         for (Class<?> c : SUBCOMMANDS) {
             if (c != CommandLine.HelpCommand.class && names(c).contains(first)) {

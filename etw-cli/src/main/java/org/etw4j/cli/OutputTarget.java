@@ -60,6 +60,15 @@ final class OutputTarget implements AutoCloseable {
         this.writer = writer;
     }
 
+    /**
+     * Whether {@code output} is, or links to, something other than a regular file or a directory: a device such as
+     * {@code /dev/null} or a terminal, a named pipe, a socket.
+     */
+    private static boolean isDevice(Path output) {
+        return !output.toString().isEmpty() && Files.exists(output) && !Files.isRegularFile(output)
+                && !Files.isDirectory(output);
+    }
+
     /** Whether {@code output} (an {@code -o} value; may be null) means standard output. */
     static boolean isStdout(Path output) {
         return output == null || output.toString().equals(STDOUT);
@@ -75,6 +84,16 @@ final class OutputTarget implements AutoCloseable {
     static OutputTarget open(Path output, boolean force, PrintWriter stdout) {
         if (isStdout(output)) {
             return new OutputTarget(null, null, stdout);
+        }
+        if (isDevice(output)) {
+            // /dev/null, /dev/stdout, a named pipe: written in place, as a shell redirection would (a rename would
+            // replace the device node itself), and there is no file to spoil
+            try {
+                return new OutputTarget(null, null, new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(
+                        output, StandardOpenOption.WRITE), StandardCharsets.UTF_8), 1 << 16));
+            } catch (IOException e) {
+                throw new CliException(describe(e, output), e);
+            }
         }
         Path target = checkTarget(output, force);
         Path dir = target.getParent();
@@ -96,8 +115,9 @@ final class OutputTarget implements AutoCloseable {
      * file or link was deleted, never what a link points to), in a directory where a file can be created.
      */
     static Path prepareInPlace(Path output, boolean force) {
-        if (isStdout(output)) {
-            throw new UsageException("--output: a trace cannot be written to standard output; give a file name");
+        if (isStdout(output) || isDevice(output)) {
+            throw new UsageException("--output: a trace is written to a regular file, not to standard output or a "
+                    + "device; give a file name");
         }
         Path target = checkTarget(output, force);
         Path dir = target.getParent();
@@ -192,7 +212,7 @@ final class OutputTarget implements AutoCloseable {
     /** Flushes and, for a file, renames the temporary file into place (the old file, or link, is replaced). */
     void commit() throws IOException {
         if (target == null) {
-            writer.flush();
+            writer.flush(); // standard output stays open; a device's writer is closed by close()
             committed = true;
             return;
         }
@@ -215,10 +235,20 @@ final class OutputTarget implements AutoCloseable {
     /** Without a commit: deletes the temporary file (the target stays as it was). Idempotent. */
     @Override
     public void close() {
-        if (closed || target == null) {
+        if (closed) {
             return;
         }
         closed = true;
+        if (target == null) {
+            if (!(writer instanceof PrintWriter)) { // a device opened here, not the command's standard output
+                try {
+                    writer.close();
+                } catch (IOException ignored) {
+                    // said by the write or the flush that failed first
+                }
+            }
+            return;
+        }
         if (!committed) {
             try {
                 writer.close();

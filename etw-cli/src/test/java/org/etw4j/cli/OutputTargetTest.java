@@ -127,6 +127,16 @@ class OutputTargetTest {
         assertFalse(Files.exists(Path.of("-")));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"report", "timeline", "profile"})
+    void aDeviceIsWrittenInPlaceWithoutForce(String name) throws Exception {
+        Path devNull = Path.of("/dev/null");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(devNull), "no /dev/null here");
+        Cli.Result r = run(command(name, devNull));
+        assertEquals(EtwCommand.OK, r.code(), r.toString());
+        assertFalse(Files.isRegularFile(devNull), "still the device");
+    }
+
     @Test
     void recordRefusesStandardOutput() throws Exception {
         Cli.Result r = run(command("record", Path.of("-")));
