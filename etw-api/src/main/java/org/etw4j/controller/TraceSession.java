@@ -89,6 +89,8 @@ public final class TraceSession implements AutoCloseable {
 
     /** Enables a provider by GUID. */
     public TraceSession enable(Guid providerId, EnableParameters parameters) {
+        Objects.requireNonNull(providerId, "providerId");
+        Objects.requireNonNull(parameters, "parameters");
         control.enableProvider(providerId, parameters);
         return this;
     }
@@ -135,12 +137,15 @@ public final class TraceSession implements AutoCloseable {
 
     /** Disables a provider. */
     public TraceSession disable(Guid providerId) {
+        Objects.requireNonNull(providerId, "providerId");
         control.disableProvider(providerId);
         return this;
     }
 
     /** Asks a provider to log its state, with the level and keywords of {@code parameters}. */
     public TraceSession captureState(Guid providerId, EnableParameters parameters) {
+        Objects.requireNonNull(providerId, "providerId");
+        Objects.requireNonNull(parameters, "parameters");
         control.captureState(providerId, parameters);
         return this;
     }

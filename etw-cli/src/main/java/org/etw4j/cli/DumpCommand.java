@@ -1,7 +1,6 @@
 package org.etw4j.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +19,7 @@ import org.etw4j.consumer.etl.ReadFraction;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -70,15 +70,15 @@ final class DumpCommand implements Callable<Integer> {
     @Option(names = "--max-events", paramLabel = "N", description = "stop after N events")
     Long maxEvents;
 
+    @Mixin
+    TraceWarnings.ListOption warningsOption;
+
     @Override
     public Integer call() throws IOException {
-        for (Path f : files) {
-            if (!Files.isRegularFile(f)) {
-                throw new CliException("not a file: " + f);
-            }
-        }
+        InputFiles.check(files);
         EventDecoder decoder = decoder(manifests);
-        ProviderSelection filter = new ProviderSelection(providers);
+        ProviderSelection filter = providerSelection(providers, "--provider");
+        TraceWarnings warnings = new TraceWarnings();
         EventFormatter output = formatter(spec.commandLine().getOut(), format);
         long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
         if (limit < 0) {
@@ -90,7 +90,7 @@ final class DumpCommand implements Callable<Integer> {
             for (Path f : files) {
                 progress.label("opening " + f.getFileName());
                 try {
-                    open.add(EtlFile.open(f));
+                    open.add(EtlFile.open(f, warnings.options()));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
@@ -99,14 +99,8 @@ final class DumpCommand implements Callable<Integer> {
             // weighted by file size. Files from different times merge one after the other, so a single time
             // span over all of them would jump.
             ReadFraction fp = new ReadFraction(open);
-            long[] openingWarnings = open.stream().mapToLong(EtlFile::warningCount).toArray();
             progress.label("reading processes and volumes");
             TraceContext context = firstPass(open, decoder);
-            // The first pass meets the same record problems as the second: count them once.
-            long[] firstPassWarnings = new long[open.size()];
-            for (int i = 0; i < open.size(); i++) {
-                firstPassWarnings[i] = open.get(i).warningCount() - openingWarnings[i];
-            }
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
             progress.total(PROGRESS_SCALE);
             EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
@@ -131,15 +125,10 @@ final class DumpCommand implements Callable<Integer> {
                 output.write(record, event, view.timestampInstant());
                 written++;
             }
-            // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).
-            for (int i = 0; i < open.size(); i++) {
-                long warnings = open.get(i).warningCount() - firstPassWarnings[i];
-                if (warnings > 0) {
-                    java.io.PrintWriter err = spec.commandLine().getErr();
-                    err.println("etw dump: " + open.get(i).name() + ": " + warnings + " warning"
-                            + (warnings == 1 ? "" : "s") + " (malformed buffers or records skipped)");
-                    err.flush();
-                }
+            output.flush();
+            if (written == 0 && limit > 0 && !providers.isEmpty()) {
+                warnings.report(spec.commandLine().getErr(), "dump", warningsOption.list);
+                return noMatch(spec.commandLine().getErr(), "dump", "--provider", providers);
             }
         } catch (org.etw4j.consumer.etl.EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
@@ -149,7 +138,29 @@ final class DumpCommand implements Callable<Integer> {
             }
             output.flush();
         }
-        return EtwCommand.OK;
+        // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).
+        return warnings.report(spec.commandLine().getErr(), "dump", warningsOption.list);
+    }
+
+    /** A provider filter's selection; an empty or blank name is a usage error naming {@code option}. */
+    static ProviderSelection providerSelection(List<String> providers, String option) {
+        try {
+            return new ProviderSelection(providers);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Says on {@code err} that the provider filter {@code option} matched no event, and returns
+     * {@value EtwCommand#NO_MATCH}: an empty output is otherwise indistinguishable from a trace without such events.
+     */
+    static int noMatch(java.io.PrintWriter err, String command, String option, List<String> providers) {
+        err.println(command + ": no event matched " + option + " " + String.join(",", providers)
+                + " (a name matches through the trace's own metadata, the --manifest files and the GUID derived from "
+                + "it; a GUID always matches)");
+        err.flush();
+        return EtwCommand.NO_MATCH;
     }
 
     /**

@@ -2,10 +2,12 @@ package org.etw4j.cli;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,23 +16,30 @@ import picocli.CommandLine.Command;
  *
  * <p>Not instantiated by users. {@link #execute(PrintWriter, PrintWriter, String...)} runs one command line
  * and returns its exit code; it may be called repeatedly and from several threads (each call builds its own
- * picocli {@link CommandLine}). Exit codes: {@value #OK} success, {@value #FAILED} runtime failure (a one-line
- * message on stderr; set {@code ETW_DEBUG=1} for the stack trace), {@value #USAGE} bad command line.
+ * picocli {@link CommandLine}). Exit codes (docs/cli.md has the table): {@value #OK} success, {@value #FAILED}
+ * failure (a one-line message on stderr; set {@code ETW_DEBUG=1} for the stack trace), {@value #USAGE} bad command
+ * line (the message names the option), {@value #WARNINGS} completed with warnings (parts of a trace skipped),
+ * {@value #NO_MATCH} a provider filter matched nothing.
  */
 @Command(name = "etw",
         mixinStandardHelpOptions = true,
         versionProvider = Versions.class,
         description = "Event Tracing for Windows on the JVM: providers, sessions, .etl files.%n"
                 + "Off Windows, sessions run on etw4j's simulated ETW (pure Java).",
-        footer = {"", "Exit codes: 0 ok, 1 runtime error, 2 usage error.",
-                  "Run 'etw COMMAND --help' for a command's options."})
-public final class EtwCommand implements Runnable {
+        footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage error, 3 completed with warnings (--warnings lists them),",
+                  "4 a provider filter matched nothing.",
+                  "Run 'etw help COMMAND' or 'etw COMMAND --help' for a command's options."})
+public final class EtwCommand implements Callable<Integer> {
     /** Exit code: success. */
     public static final int OK = 0;
     /** Exit code: the command failed at run time. */
     public static final int FAILED = 1;
     /** Exit code: the command line was wrong. */
     public static final int USAGE = 2;
+    /** Exit code: the command completed, but the reader stepped over unreadable parts of a trace (listed by --warnings). */
+    public static final int WARNINGS = 3;
+    /** Exit code: a filter the user gave (a provider) matched nothing. */
+    public static final int NO_MATCH = 4;
 
     /**
      * The subcommands, in the order {@code etw --help} lists them; adding one is one line here. Not in the
@@ -60,33 +69,54 @@ public final class EtwCommand implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run() {
-        // "etw" alone: say what there is.
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        // "etw" alone: say what there is, as a usage error (a script that forgot the command should notice).
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return USAGE;
     }
 
     /** Runs the command line and exits the JVM with its code. */
     public static void main(String[] args) {
         progressAllowed = stderrIsTerminal();
+        System.exit(run(new FileOutputStream(FileDescriptor.out), System.err, args));
+    }
+
+    /** Runs one command line on these standard streams, as {@link #main} does; returns the exit code. */
+    static int run(OutputStream stdout, OutputStream stderr, String... args) {
         // Straight to file descriptor 1 through one 64 KB buffer: System.out adds its own small buffer and lock, and
         // flushes each chunk. Auto-flush still flushes at each println (commands that print as they go); etw dump
         // writes its events as UTF-8 bytes to the stream under it (StdoutWriter.bytes) and flushes once at the end.
-        PrintWriter out = new StdoutWriter(new FileOutputStream(FileDescriptor.out));
-        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        // A write error on stdout (full disk, closed pipe) ends the command at once: CheckedOutput.
+        CheckedOutput checked = new CheckedOutput(stdout);
+        PrintWriter out = new StdoutWriter(checked);
+        PrintWriter err = new PrintWriter(stderr, true, StandardCharsets.UTF_8);
         int code;
         try {
             code = execute(out, err, args);
         } catch (Throwable t) {
             // picocli hands on Errors (ServiceConfigurationError, OutOfMemoryError...): still one line and code 1
-            err.println("etw: " + oneLine(t));
+            if (!(t instanceof CheckedOutput.OutputFailure f && f.brokenPipe())) {
+                err.println("etw: " + oneLine(t));
+            }
             if (System.getenv("ETW_DEBUG") != null) {
                 t.printStackTrace(err);
             }
             code = FAILED;
         }
-        out.flush();
+        try {
+            out.flush();
+        } catch (CheckedOutput.OutputFailure e) {
+            // recorded in checked, said below unless the command already failed on it
+        }
+        if (checked.failure() != null && code != FAILED) {
+            CheckedOutput.OutputFailure f = new CheckedOutput.OutputFailure(checked.failure());
+            if (!f.brokenPipe()) {
+                err.println("etw: " + f.getMessage());
+            }
+            code = FAILED;
+        }
         err.flush();
-        System.exit(code);
+        return code;
     }
 
     /**
@@ -139,12 +169,14 @@ public final class EtwCommand implements Runnable {
 
     /**
      * A configured command line able to run {@code args}: when they start with a subcommand's name or alias, only
-     * that subcommand's model is built; for anything else (no arguments, an option, {@code help}, a name that is
-     * not a subcommand, whose error message suggests the near ones) all of them are.
+     * that subcommand's model is built; for {@code --version} alone none is; for anything else (no arguments,
+     * another option, {@code help}, a name that is not a subcommand, whose error message suggests the near ones)
+     * all of them are.
      */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
         String first = args == null || args.length == 0 ? null : args[0];
         CommandLine cl = new CommandLine(new EtwCommand());
+        boolean versionOnly = args != null && args.length == 1 && ("--version".equals(first) || "-V".equals(first));
         Class<?> only = null;
         for (Class<?> c : SUBCOMMANDS) {
             if (c != CommandLine.HelpCommand.class && names(c).contains(first)) {
@@ -152,20 +184,34 @@ public final class EtwCommand implements Runnable {
             }
         }
         for (Class<?> c : SUBCOMMANDS) {
-            if (only == null || c == only) {
+            if (!versionOnly && (only == null || c == only)) {
                 cl.addSubcommand(c);
             }
         }
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // picocli prints a stack trace for what fails outside a command's call() (its help and version text): a
+        // full stdout there is routed to the handler below like any command's failure.
+        CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+        cl.setExecutionStrategy(parseResult -> {
+            try {
+                return runLast.execute(parseResult);
+            } catch (CheckedOutput.OutputFailure f) {
+                throw new CommandLine.ExecutionException(cl, f.getMessage(), f);
+            }
+        });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter e = commandLine.getErr();
-            if (ex instanceof CommandLine.ParameterException) {
+            if (ex instanceof CommandLine.ParameterException || ex instanceof UsageException) {
                 // a usage problem found while running (normally routed to the handler below by picocli)
                 e.println(commandLine.getCommandName() + ": " + ex.getMessage());
+                e.println("Try '" + commandLine.getCommandSpec().qualifiedName() + " --help' for more information.");
                 e.flush();
                 return USAGE;
+            }
+            if (ex instanceof CheckedOutput.OutputFailure f && f.brokenPipe()) {
+                return FAILED; // the reader of the pipe left: nothing to tell it
             }
             e.println(commandLine.getCommandName() + ": " + oneLine(ex));
             if (System.getenv("ETW_DEBUG") != null) {
@@ -195,28 +241,40 @@ public final class EtwCommand implements Runnable {
         return names;
     }
 
-    /** A failure as one line: the message, or the exception type when there is none. */
+    /**
+     * A failure as one line the user can act on: the message, without Java class names (the stack trace is for
+     * {@code ETW_DEBUG=1}).
+     */
     static String oneLine(Throwable t) {
         Throwable cause = t;
-        // Wrappers without a message of their own: report what they wrap.
-        while ((cause.getMessage() == null || cause.getMessage().isBlank()) && cause.getCause() != null) {
+        // Wrappers without a message of their own (or whose message is their cause's toString(), "pkg.Type: text"):
+        // report what they wrap.
+        while (cause.getCause() != null && (cause.getMessage() == null || cause.getMessage().isBlank()
+                || cause.getMessage().equals(cause.getCause().toString()))) {
             cause = cause.getCause();
         }
         String m = cause.getMessage();
-        String text = m == null || m.isBlank() ? cause.getClass().getSimpleName() : m;
+        String text;
         if (cause instanceof InternalError && m != null && m.contains("unsafe memory access")) {
             // A mapped file truncated by another process faults (SIGBUS on Linux, EXCEPTION_IN_PAGE_ERROR on
             // Windows) and the JVM reports the fault as this InternalError at the read (FileChannel.map Javadoc:
             // behaviour is unspecified when the file shrinks).
             text = "the file changed while being read (truncated by another process?): " + m;
+        } else if (cause instanceof OutOfMemoryError) {
+            text = "out of memory" + (m == null ? "" : " (" + m + ")")
+                    + "; give the JVM more with ETW_JAVA_OPTS=-Xmx...";
+        } else if (cause instanceof StackOverflowError) {
+            text = "internal error (stack overflow); run with ETW_DEBUG=1 for the stack trace";
         } else if (cause instanceof java.nio.file.NoSuchFileException) {
             text = "no such file: " + m;
         } else if (cause instanceof java.nio.file.AccessDeniedException) {
-            text = "access denied: " + m;
-        } else if (!(cause instanceof CliException) && !(cause instanceof java.io.IOException)
-                && !(cause instanceof org.etw4j.EtwException) && !(cause instanceof IllegalArgumentException)
-                && !(cause instanceof IllegalStateException)) {
-            text = cause.getClass().getSimpleName() + ": " + text;
+            text = "permission denied: " + m;
+        } else if (cause instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            text = f.getReason() + (f.getFile() == null ? "" : ": " + f.getFile());
+        } else if (m == null || m.isBlank()) {
+            text = "internal error; run with ETW_DEBUG=1 for the stack trace";
+        } else {
+            text = m;
         }
         return text.replace('\n', ' ').replace('\r', ' ');
     }

@@ -29,7 +29,7 @@ final class GuidCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         for (String name : names) {
             if (name.isEmpty()) {
-                throw new CliException("a provider name must not be empty");
+                throw new UsageException("NAME must not be empty (a provider name, e.g. MyCompany-MyService)");
             }
             String guid = ProviderIds.fromName(name).toString();
             out.println(names.size() == 1 ? guid : guid + "  " + name);

@@ -1,9 +1,6 @@
 package org.etw4j.cli;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +10,7 @@ import org.etw4j.consumer.etl.EtlFormatException;
 import org.etw4j.consumer.model.CpuProfile;
 import org.etw4j.consumer.model.TraceModel;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,54 +54,54 @@ final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--per-thread", description = "collapsed: a frame per thread below the process")
     boolean perThread;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout (- for "
+            + "stdout; an existing FILE needs --force)")
     Path output;
+
+    @Mixin
+    OutputTarget.Force force;
+
+    @Mixin
+    TraceWarnings.ListOption warningsOption;
 
     @Override
     public Integer call() throws IOException {
-        for (Path f : files) {
-            if (!Files.isRegularFile(f)) {
-                throw new CliException("not a file: " + f);
-            }
-        }
+        InputFiles.check(files);
+        TraceWarnings warnings = new TraceWarnings();
         List<EtlFile> open = new ArrayList<>();
         CpuProfile profile;
-        try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0)) {
-            for (Path f : files) {
-                progress.label("opening " + f.getFileName());
-                try {
-                    open.add(EtlFile.open(f));
-                } catch (IOException | RuntimeException e) {
-                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
+        try (OutputTarget target = OutputTarget.open(output, force.force, spec.commandLine().getOut())) {
+            try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0)) {
+                for (Path f : files) {
+                    progress.label("opening " + f.getFileName());
+                    try {
+                        open.add(EtlFile.open(f, warnings.options()));
+                    } catch (IOException | RuntimeException e) {
+                        throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
+                    }
+                }
+                progress.label(files.size() == 1 ? "reading " + files.get(0).getFileName() : "reading " + files.size()
+                        + " files");
+                profile = TraceModel.read(open, progress.modelRead()).cpuProfile();
+            } catch (EtlFormatException e) {
+                throw new CliException(EtwCommand.oneLine(e), e);
+            } finally {
+                for (EtlFile f : open) {
+                    f.close();
                 }
             }
-            progress.label(files.size() == 1 ? "reading " + files.get(0).getFileName() : "reading " + files.size()
-                    + " files");
-            profile = TraceModel.read(open, progress.modelRead()).cpuProfile();
-        } catch (EtlFormatException e) {
-            throw new CliException(EtwCommand.oneLine(e), e);
-        } finally {
-            for (EtlFile f : open) {
-                f.close();
+            if (!processes.isEmpty()) {
+                profile = profile.filter(this::selected);
             }
-        }
-        if (!processes.isEmpty()) {
-            profile = profile.filter(this::selected);
-        }
-        if (profile.sampleCount() == 0) {
-            spec.commandLine().getErr().println("etw profile: no CPU samples"
-                    + (processes.isEmpty() ? " in the trace (record with the kernel's profile flag)"
-                    : " of the selected processes"));
-        }
-        if (output == null) {
-            write(profile, spec.commandLine().getOut());
-            spec.commandLine().getOut().flush();
-        } else {
-            try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                write(profile, w);
+            if (profile.sampleCount() == 0) {
+                spec.commandLine().getErr().println("etw profile: no CPU samples"
+                        + (processes.isEmpty() ? " in the trace (record with the kernel's profile flag)"
+                        : " of the selected processes"));
             }
+            write(profile, target.writer());
+            target.commit();
         }
-        return EtwCommand.OK;
+        return warnings.report(spec.commandLine().getErr(), "profile", warningsOption.list);
     }
 
     private void write(CpuProfile profile, Appendable out) throws IOException {

@@ -35,8 +35,12 @@ final class RecordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE.etl", required = true, description = "the .etl file to write")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE.etl", required = true,
+            description = "the .etl file to write (an existing one needs --force)")
     Path output;
+
+    @Mixin
+    OutputTarget.Force force;
 
     @Option(names = "--buffer-size", paramLabel = "KB", defaultValue = "64",
             description = "session buffer size in KB (default: ${DEFAULT-VALUE})")
@@ -49,10 +53,14 @@ final class RecordCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
         List<ProviderSpec> enable = common.providersToEnable(cl);
-        Path file = output.toAbsolutePath();
-        if (file.getParent() != null && !Files.isDirectory(file.getParent())) {
-            throw new CliException("output folder does not exist: " + file.getParent());
+        if (bufferSizeKb < 1 || bufferSizeKb > SessionConfig.MAX_BUFFER_SIZE_KB) {
+            throw new CommandLine.ParameterException(cl, "--buffer-size must be 1-" + SessionConfig.MAX_BUFFER_SIZE_KB
+                    + " (KB), got " + bufferSizeKb);
         }
+        // ETW writes the file itself (and names it in the trace's header): no temporary file, but the same checks
+        // as every -o (never through a symbolic link, never over a directory or, without --force, a file), and a
+        // directory where a file can be created, said as such (permission denied, read-only file system).
+        Path file = OutputTarget.prepareInPlace(output, force.force);
         EtwBackend backend = common.controllingBackend();
         PrintWriter out = cl.getOut();
         PrintWriter err = cl.getErr();

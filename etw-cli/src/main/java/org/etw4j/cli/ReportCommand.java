@@ -1,16 +1,14 @@
 package org.etw4j.cli;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.report.HtmlReport;
 import org.etw4j.report.TraceReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,43 +37,40 @@ final class ReportCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
-            description = "the HTML file to write (replaced when it exists)")
+            description = "the HTML file to write (- for stdout; an existing FILE needs --force)")
     Path output;
+
+    @Mixin
+    OutputTarget.Force force;
+
+    @Mixin
+    TraceWarnings.ListOption warningsOption;
 
     @Override
     public Integer call() throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new CliException("not a file: " + file);
-        }
-        Path target = output.toAbsolutePath();
-        if (!Files.isDirectory(target.getParent())) { // before the long read, not after it
-            throw new CliException("no such directory: " + target.getParent());
-        }
-        TraceReport report;
-        try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0);
-             EtlFile f = EtlFile.open(file)) {
-            report = TraceReport.read(f, progress::label, progress.modelRead());
-        } catch (IOException | RuntimeException e) { // EtlFormatException too: a one-line message naming the file
-            throw new CliException(file + ": " + EtwCommand.oneLine(e), e);
-        }
-        if (report.cpu().sampleCount() == 0) {
-            spec.commandLine().getErr().println("etw report: no CPU samples in the trace (the flame graph section "
-                    + "says so; record with the kernel's profile flag)");
-        }
-        // Not Files.createTempFile: its owner-only permissions would stay on the page; this file gets the umask's.
-        Path tmp = target.resolveSibling("." + target.getFileName() + "."
-                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp");
-        try {
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
-                HtmlReport.write(report, w);
+        InputFiles.check(java.util.List.of(file));
+        TraceWarnings warnings = new TraceWarnings();
+        // checked before the long read, not after it
+        try (OutputTarget target = OutputTarget.open(output, force.force, spec.commandLine().getOut())) {
+            TraceReport report;
+            try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0);
+                 EtlFile f = EtlFile.open(file, warnings.options())) {
+                report = TraceReport.read(f, progress::label, progress.modelRead());
+            } catch (IOException | RuntimeException e) { // EtlFormatException too: a one-line message naming the file
+                throw new CliException(file + ": " + EtwCommand.oneLine(e), e);
             }
-            Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
+            if (report.cpu().sampleCount() == 0) {
+                spec.commandLine().getErr().println("etw report: no CPU samples in the trace (the flame graph section "
+                        + "says so; record with the kernel's profile flag)");
+            }
+            HtmlReport.write(report, target.writer());
+            target.commit();
+            if (!target.isStdout()) {
+                spec.commandLine().getErr().println("etw report: wrote " + output + " (" + Files.size(target.path())
+                        + " bytes, " + report.summary().totalRecords() + " records, " + report.cpu().sampleCount()
+                        + " CPU samples)");
+            }
         }
-        spec.commandLine().getErr().println("etw report: wrote " + output + " (" + Files.size(target) + " bytes, "
-                + report.summary().totalRecords() + " records, " + report.cpu().sampleCount() + " CPU samples)");
-        return EtwCommand.OK;
+        return warnings.report(spec.commandLine().getErr(), "report", warningsOption.list);
     }
 }

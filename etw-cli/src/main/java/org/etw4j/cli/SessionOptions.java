@@ -10,6 +10,7 @@ import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.ProviderResolution;
+import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
 import org.etw4j.spi.EtwBackend;
@@ -110,6 +111,11 @@ final class SessionOptions {
         }
         if (rate < 1 || rate > 1_000_000) {
             throw new CommandLine.ParameterException(cl, "--rate must be 1-1000000, got " + rate);
+        }
+        if (session == null || session.isBlank() || session.length() > SessionConfig.MAX_NAME_LENGTH) {
+            throw new CommandLine.ParameterException(cl, "--session must be 1-" + SessionConfig.MAX_NAME_LENGTH
+                    + " characters" + (session == null || session.isBlank() ? ", not empty" : ", got "
+                    + session.length()));
         }
         return list;
     }

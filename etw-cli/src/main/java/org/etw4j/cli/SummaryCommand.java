@@ -17,6 +17,7 @@ import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -50,61 +51,102 @@ final class SummaryCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
     List<Path> files;
 
+    @Mixin
+    TraceWarnings.ListOption warningsOption;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        for (Path f : files) {
-            if (!Files.isRegularFile(f)) {
-                throw new CliException("not a file: " + f);
-            }
-        }
+        PrintWriter err = spec.commandLine().getErr();
+        TraceWarnings warnings = new TraceWarnings();
+        // A file that cannot be read does not hide the others: they are printed, it is an error line (and an
+        // {"file":...,"error":...} entry in the JSON array), and the exit code is 1.
         List<EtlSummary> summaries = new ArrayList<>();
         List<UndecodedEvents> undecoded = new ArrayList<>();
         EventDecoder decoder = DumpCommand.decoder(manifests);
+        List<String> errors = new ArrayList<>();
         long totalBytes = 0;
         for (Path f : files) {
-            totalBytes += Files.size(f);
+            totalBytes += Files.isRegularFile(f) ? Files.size(f) : 0;
         }
         // EtlSummary reads a file in one call: the line moves file by file (and shows which one is being read).
-        try (Progress progress = Progress.start(spec.commandLine().getErr(), "", totalBytes)) {
+        try (Progress progress = Progress.start(err, "", totalBytes)) {
             long done = 0;
             for (int i = 0; i < files.size(); i++) {
                 Path f = files.get(i);
                 progress.label(f.getFileName() + (files.size() > 1 ? " (" + (i + 1) + "/" + files.size() + ")" : ""));
-                try (EtlFile file = EtlFile.open(f)) {
-                    summaries.add(EtlSummary.of(file));
-                    undecoded.add(undecoded(file, decoder));
-                } catch (IOException | RuntimeException e) {
-                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
+                String problem = InputFiles.problem(f);
+                if (problem == null) {
+                    try (EtlFile file = EtlFile.open(f, warnings.options())) {
+                        summaries.add(EtlSummary.of(file));
+                        undecoded.add(undecoded(file, decoder));
+                    } catch (IOException | RuntimeException e) {
+                        problem = f + ": " + EtwCommand.oneLine(e);
+                    }
+                    done += Files.size(f);
                 }
-                done += Files.size(f);
+                if (problem != null) {
+                    if (files.size() == 1) {
+                        throw new CliException(problem);
+                    }
+                    if (summaries.size() > undecoded.size()) {
+                        summaries.remove(summaries.size() - 1); // the summary was read, the decoding pass failed
+                    }
+                    summaries.add(null);
+                    undecoded.add(null);
+                    errors.add(problem);
+                }
                 progress.update(done, null);
             }
         }
         if (json) {
-            StringBuilder sb = new StringBuilder();
-            JsonWriter w = new JsonWriter(sb, 2);
-            if (summaries.size() > 1) {
-                w.beginArray();
-            }
-            for (int i = 0; i < summaries.size(); i++) {
-                UndecodedEvents u = undecoded.get(i);
-                summaries.get(i).writeJson(w, x -> u.writeJson(x.name("undecoded")));
-            }
-            if (summaries.size() > 1) {
-                w.endArray();
-            }
-            out.println(sb);
+            out.println(json(summaries, undecoded, errors));
         } else {
+            boolean first = true;
             for (int i = 0; i < summaries.size(); i++) {
-                if (i > 0) {
-                    out.println();
+                if (summaries.get(i) != null) {
+                    if (!first) {
+                        out.println();
+                    }
+                    printText(out, summaries.get(i), files.get(i), undecoded.get(i));
+                    first = false;
                 }
-                printText(out, summaries.get(i), files.get(i), undecoded.get(i));
             }
         }
         out.flush();
-        return EtwCommand.OK;
+        for (String e : errors) {
+            err.println("summary: " + e);
+        }
+        int code = warnings.report(err, "summary", warningsOption.list);
+        return errors.isEmpty() ? code : EtwCommand.FAILED;
+    }
+
+    /**
+     * The summaries as JSON, each with its {@code undecoded} member: one object for one file, else an array with
+     * {@code {"file":NAME,"error":TEXT}} where a file could not be read.
+     */
+    private String json(List<EtlSummary> summaries, List<UndecodedEvents> undecoded, List<String> errors) {
+        StringBuilder sb = new StringBuilder();
+        JsonWriter w = new JsonWriter(sb, 2);
+        if (summaries.size() == 1) {
+            UndecodedEvents u = undecoded.get(0);
+            summaries.get(0).writeJson(w, x -> u.writeJson(x.name("undecoded")));
+            return sb.toString();
+        }
+        w.beginArray();
+        int e = 0;
+        for (int i = 0; i < summaries.size(); i++) {
+            if (summaries.get(i) != null) {
+                UndecodedEvents u = undecoded.get(i);
+                summaries.get(i).writeJson(w, x -> u.writeJson(x.name("undecoded")));
+            } else {
+                Path name = files.get(i).getFileName();
+                w.beginObject().member("file", name == null ? files.get(i).toString() : name.toString())
+                        .member("error", errors.get(e++)).endObject();
+            }
+        }
+        w.endArray();
+        return sb.toString();
     }
 
     /** The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them. */

@@ -2,9 +2,6 @@ package org.etw4j.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +12,7 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
 import org.etw4j.consumer.model.Timeline;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -43,8 +41,15 @@ final class TimelineCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
     List<Path> files;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write to FILE instead of stdout (- for "
+            + "stdout; an existing FILE needs --force)")
     Path output;
+
+    @Mixin
+    OutputTarget.Force force;
+
+    @Mixin
+    TraceWarnings.ListOption warningsOption;
 
     @Option(names = {"--providers", "--provider"}, split = ",", paramLabel = "NAME_OR_GUID",
             description = "only events of these providers (GUID, name, or name the GUID is derived from; "
@@ -72,24 +77,23 @@ final class TimelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        for (Path f : files) {
-            if (!Files.isRegularFile(f)) {
-                throw new CliException("not a file: " + f);
-            }
-        }
+        InputFiles.check(files);
         long fromTicks = from == null ? 0 : ticks(from);
         long toTicks = to == null ? Long.MAX_VALUE : ticks(to);
         if (toTicks < fromTicks) {
             throw new ParameterException(spec.commandLine(), "--to must not be before --from");
         }
+        DumpCommand.providerSelection(providers, "--providers"); // an empty name is a usage error
         EventDecoder decoder = DumpCommand.decoder(manifests);
         PrintWriter err = spec.commandLine().getErr();
+        TraceWarnings warnings = new TraceWarnings();
         List<EtlFile> open = new ArrayList<>();
         Timeline.Summary summary;
-        try (Progress progress = Progress.start(err, "opening", 0)) {
+        try (OutputTarget target = OutputTarget.open(output, force.force, spec.commandLine().getOut());
+             Progress progress = Progress.start(err, "opening", 0)) {
             for (Path f : files) {
                 try {
-                    open.add(EtlFile.open(f));
+                    open.add(EtlFile.open(f, warnings.options()));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
@@ -105,16 +109,9 @@ final class TimelineCommand implements Callable<Integer> {
             }
             progress.label(files.size() == 1 ? "reading " + files.get(0).getFileName() : "reading " + files.size()
                     + " files");
-            if (output == null) {
-                summary = Timeline.write(open, options, spec.commandLine().getOut());
-                spec.commandLine().getOut().println();
-                spec.commandLine().getOut().flush();
-            } else {
-                try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                    summary = Timeline.write(open, options, w);
-                    w.write('\n');
-                }
-            }
+            summary = Timeline.write(open, options, target.writer());
+            target.writer().write('\n');
+            target.commit();
         } catch (EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
         } finally {
@@ -125,9 +122,14 @@ final class TimelineCommand implements Callable<Integer> {
         err.println("etw timeline: " + summary.samples() + " CPU samples, " + summary.slices() + " slices, "
                 + summary.instants() + " instants on " + summary.processes() + " processes / " + summary.threads()
                 + " threads; " + summary.unmatchedStarts() + " starts without stop, " + summary.unmatchedStops()
-                + " stops without start" + (output == null ? "" : "; written to " + output));
+                + " stops without start" + (OutputTarget.isStdout(output) ? "" : "; written to " + output));
         err.flush();
-        return EtwCommand.OK;
+        int code = warnings.report(err, "timeline", warningsOption.list);
+        if (!providers.isEmpty() && summary.pairs() + summary.instants() + summary.unmatchedStarts()
+                + summary.unmatchedStops() == 0) {
+            return DumpCommand.noMatch(err, "timeline", "--providers", providers);
+        }
+        return code;
     }
 
     /** A duration in 100 ns ticks (saturating). */

@@ -33,7 +33,7 @@ class HelpAndUsageTest {
         for (String c : COMMANDS) {
             assertTrue(r.out().contains("\n  " + c + " "), "missing " + c + " in\n" + r.out());
         }
-        assertTrue(r.out().contains("Exit codes: 0 ok, 1 runtime error, 2 usage error."), r.out());
+        assertTrue(r.out().contains("Exit codes: 0 ok, 1 failure, 2 usage error, 3 completed with warnings"), r.out());
     }
 
     @ParameterizedTest
@@ -75,8 +75,8 @@ class HelpAndUsageTest {
     @Test
     void noCommandPrintsUsage() {
         Cli.Result r = Cli.run();
-        assertEquals(0, r.code());
-        assertTrue(r.out().startsWith("Usage: etw"));
+        assertEquals(EtwCommand.USAGE, r.code());
+        assertTrue(r.err().startsWith("Usage: etw"));
     }
 
     @Test
@@ -104,7 +104,7 @@ class HelpAndUsageTest {
         Cli.Result r = Cli.run("summary", "/nonexistent/etw4j/nothing.etl");
         assertEquals(1, r.code(), r.toString());
         assertEquals(1, r.errLines().size(), r.toString());
-        assertEquals("summary: not a file: /nonexistent/etw4j/nothing.etl", r.errLines().get(0));
+        assertEquals("summary: no such file: /nonexistent/etw4j/nothing.etl", r.errLines().get(0));
 
         Cli.Result notEtl = Cli.run("dump", "pom.xml");
         assertEquals(1, notEtl.code(), notEtl.toString());

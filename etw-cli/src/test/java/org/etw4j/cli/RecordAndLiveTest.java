@@ -92,7 +92,7 @@ class RecordAndLiveTest {
         Cli.Result r = Cli.run("record", "--output", dir.resolve("no/such/dir/x.etl").toString(), "--demo-load",
                 "--duration", "1s", "--backend", "simulated");
         assertEquals(1, r.code(), r.toString());
-        assertTrue(r.err().startsWith("record: output folder does not exist: "), r.err());
+        assertTrue(r.err().startsWith("record: no such directory: "), r.err());
     }
 
     @Test

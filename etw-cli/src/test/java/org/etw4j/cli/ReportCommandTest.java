@@ -72,7 +72,7 @@ class ReportCommandTest {
         Path html = dir.resolve("gc.html");
         Files.writeString(html, "old content");
         Cli.Result r = Cli.run("report", SharedData.resolve("etl-corpus/perfview__gcevents.etl").toString(),
-                "--output", html.toString());
+                "--output", html.toString(), "--force");
         assertEquals(EtwCommand.OK, r.code(), r.toString());
         assertEquals("etw report: no CPU samples in the trace (the flame graph section says so; record with the"
                 + " kernel's profile flag)", r.errLines().get(0));
@@ -93,7 +93,7 @@ class ReportCommandTest {
 
         Cli.Result missing = Cli.run("report", dir.resolve("nosuch.etl").toString(), "-o", dir.resolve("a.html").toString());
         assertEquals(EtwCommand.FAILED, missing.code(), missing.toString());
-        assertEquals(List.of("report: not a file: " + dir.resolve("nosuch.etl")), missing.errLines());
+        assertEquals(List.of("report: no such file: " + dir.resolve("nosuch.etl")), missing.errLines());
 
         Path junk = Files.write(dir.resolve("junk.etl"), new byte[100]);
         Path out = dir.resolve("junk.html");

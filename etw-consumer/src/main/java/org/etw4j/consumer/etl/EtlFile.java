@@ -268,17 +268,21 @@ public final class EtlFile implements AutoCloseable {
 
     private EtlLogfileHeader readLogfileHeader() {
         int bufferFlags = segment.get(SHORT, WmiBufferLayout.BUFFER_FLAG) & 0xFFFF;
-        if ((bufferFlags & WmiBufferLayout.FLAG_COMPRESSED) != 0) {
-            throw headerError("the header buffer is marked compressed, which this reader does not support", 0);
-        }
         int marker = segment.get(INT, HEADER);
         int type = TraceHeaderTypes.headerType(marker);
         int hook = segment.get(SHORT, HEADER + SystemTraceHeaderLayout.HOOK_ID) & 0xFFFF;
-        if (TraceHeaderTypes.markerFlags(marker) != TraceHeaderTypes.MARKER_STRUCTURED
-                || (type != TraceHeaderTypes.SYSTEM32 && type != TraceHeaderTypes.SYSTEM64)
-                || hook != SystemTraceHeaderLayout.HOOK_LOGFILE_HEADER) {
-            throw headerError(String.format("the first record (marker 0x%08x, hook 0x%04x) is not a logfile header",
-                    marker, hook), HEADER);
+        boolean logfileHeader = TraceHeaderTypes.markerFlags(marker) == TraceHeaderTypes.MARKER_STRUCTURED
+                && (type == TraceHeaderTypes.SYSTEM32 || type == TraceHeaderTypes.SYSTEM64)
+                && hook == SystemTraceHeaderLayout.HOOK_LOGFILE_HEADER;
+        // A file that is not a trace at all (text, an image) has arbitrary bits where the buffer flags are: without
+        // a logfile header record where every .etl has one, it is "not an .etl file", whatever those bits say (the
+        // header buffer of compressed traces is written uncompressed: every compressed corpus file has it so).
+        if (!logfileHeader) {
+            throw new EtlFormatException(name, String.format("not an .etl file: the first record (marker 0x%08x, "
+                    + "hook 0x%04x) is not a logfile header", marker, hook), HEADER, 0);
+        }
+        if ((bufferFlags & WmiBufferLayout.FLAG_COMPRESSED) != 0) {
+            throw headerError("the header buffer is marked compressed, which this reader does not support", 0);
         }
         boolean is64 = type == TraceHeaderTypes.SYSTEM64;
         int fixed = is64 ? LogfileHeaderLayout.SIZE_64 : LogfileHeaderLayout.SIZE_32;

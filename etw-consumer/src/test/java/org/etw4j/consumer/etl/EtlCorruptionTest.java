@@ -224,7 +224,7 @@ class EtlCorruptionTest {
         byte[] noise = new byte[65536];
         new Random(1).nextBytes(noise);
         EtlFormatException e = assertThrows(EtlFormatException.class, () -> EtlFile.open(variant("noise.etl", noise)));
-        assertTrue(e.getMessage().startsWith("not a readable .etl file"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("not an .etl file"), e.getMessage());
         assertEquals(0, e.bufferIndex());
     }
 
