@@ -266,6 +266,11 @@ public final class EtwProvider implements AutoCloseable {
         public int notWritten(EventDescriptor descriptor) {
             return closed ? failed(descriptor, Win32Error.ERROR_INVALID_HANDLE.code()) : 0;
         }
+
+        @Override
+        public int rejected(EventDescriptor descriptor, int status) {
+            return failed(descriptor, status);
+        }
     }
 
     /**

@@ -311,7 +311,7 @@ public final class EventWriter {
         if (rejected) {
             enabled = false;
             rejected = false;
-            return provider.failed(descriptor, org.etw4j.Win32Error.ERROR_INVALID_PARAMETER.code());
+            return target.rejected(descriptor, org.etw4j.Win32Error.ERROR_INVALID_PARAMETER.code());
         }
         data.clear();
         if (traceLogging != null) {

@@ -20,4 +20,10 @@ interface WriteTarget {
 
     /** An event that was not enabled: ERROR_SUCCESS, or ERROR_INVALID_HANDLE (counted) once the provider is closed. */
     int notWritten(EventDescriptor descriptor);
+
+    /**
+     * An event its writer refused before writing (a value out of range while a session listened): counted as a
+     * failed write with {@code status}, the provider's write-error listener told; returns {@code status}.
+     */
+    int rejected(EventDescriptor descriptor, int status);
 }
