@@ -44,6 +44,10 @@ final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON (one object for one file, an array for several)")
     boolean json;
 
+    @Option(names = "--no-undecoded", description = "skip the decoding pass that counts undecoded events (faster: "
+            + "the summary then reads record headers only)")
+    boolean noUndecoded;
+
     @Option(names = "--manifest", paramLabel = "MAN", description = "instrumentation manifest(s) to decode with")
     List<Path> manifests = new ArrayList<>();
 
@@ -73,7 +77,7 @@ final class SummaryCommand implements Callable<Integer> {
                 progress.label(f.getFileName() + (files.size() > 1 ? " (" + (i + 1) + "/" + files.size() + ")" : ""));
                 try (EtlFile file = EtlFile.open(f)) {
                     summaries.add(EtlSummary.of(file));
-                    undecoded.add(undecoded(file, decoder));
+                    undecoded.add(noUndecoded ? null : undecoded(file, decoder));
                 } catch (IOException | RuntimeException e) {
                     throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
                 }
@@ -89,7 +93,7 @@ final class SummaryCommand implements Callable<Integer> {
             }
             for (int i = 0; i < summaries.size(); i++) {
                 UndecodedEvents u = undecoded.get(i);
-                summaries.get(i).writeJson(w, x -> u.writeJson(x.name("undecoded")));
+                summaries.get(i).writeJson(w, u == null ? null : x -> u.writeJson(x.name("undecoded")));
             }
             if (summaries.size() > 1) {
                 w.endArray();
@@ -133,6 +137,9 @@ final class SummaryCommand implements Callable<Integer> {
             p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), TraceFacts.kinds(ps.byHeaderKind()).trim());
         }
         p.print(out);
+        if (undecoded == null) {
+            return;
+        }
         List<UndecodedEvents.Kind> kinds = undecoded.kinds();
         out.println("  undecoded events (" + undecoded.total() + " in " + kinds.size() + " kind"
                 + (kinds.size() == 1 ? "" : "s") + ")");
