@@ -45,6 +45,10 @@ final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON (one object for one file, an array for several)")
     boolean json;
 
+    @Option(names = "--no-undecoded", description = "skip the decoding pass that counts undecoded events (faster: "
+            + "the summary then reads record headers only)")
+    boolean noUndecoded;
+
     @Option(names = "--manifest", paramLabel = "MAN", description = "instrumentation manifest(s) to decode with")
     List<Path> manifests = new ArrayList<>();
 
@@ -79,7 +83,7 @@ final class SummaryCommand implements Callable<Integer> {
                 if (problem == null) {
                     try (EtlFile file = EtlFile.open(f, warnings.options())) {
                         summaries.add(EtlSummary.of(file));
-                        undecoded.add(undecoded(file, decoder));
+                        undecoded.add(noUndecoded ? null : undecoded(file, decoder));
                     } catch (IOException | RuntimeException e) {
                         problem = f + ": " + EtwCommand.oneLine(e);
                     }
@@ -130,7 +134,7 @@ final class SummaryCommand implements Callable<Integer> {
         JsonWriter w = new JsonWriter(sb, 2);
         if (summaries.size() == 1) {
             UndecodedEvents u = undecoded.get(0);
-            summaries.get(0).writeJson(w, x -> u.writeJson(x.name("undecoded")));
+            summaries.get(0).writeJson(w, u == null ? null : x -> u.writeJson(x.name("undecoded")));
             return sb.toString();
         }
         w.beginArray();
@@ -138,7 +142,7 @@ final class SummaryCommand implements Callable<Integer> {
         for (int i = 0; i < summaries.size(); i++) {
             if (summaries.get(i) != null) {
                 UndecodedEvents u = undecoded.get(i);
-                summaries.get(i).writeJson(w, x -> u.writeJson(x.name("undecoded")));
+                summaries.get(i).writeJson(w, u == null ? null : x -> u.writeJson(x.name("undecoded")));
             } else {
                 Path name = files.get(i).getFileName();
                 w.beginObject().member("file", name == null ? files.get(i).toString() : name.toString())
@@ -175,6 +179,9 @@ final class SummaryCommand implements Callable<Integer> {
             p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), TraceFacts.kinds(ps.byHeaderKind()).trim());
         }
         p.print(out);
+        if (undecoded == null) {
+            return;
+        }
         List<UndecodedEvents.Kind> kinds = undecoded.kinds();
         out.println("  undecoded events (" + undecoded.total() + " in " + kinds.size() + " kind"
                 + (kinds.size() == 1 ? "" : "s") + ")");

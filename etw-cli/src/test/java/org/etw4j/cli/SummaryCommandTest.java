@@ -110,5 +110,12 @@ class SummaryCommandTest {
         assertEquals(0, t.code(), t.toString());
         assertTrue(t.out().contains("  undecoded events (1643 in 24 kinds)\n"), t.out());
         assertTrue(t.out().contains("    264  763fd754-7086-4dfe-95eb-c01a46faf4ca/EventID(4)"), t.out());
+
+        // --no-undecoded: headers only, no decoding pass, no undecoded section or member
+        Cli.Result fast = Cli.run("summary", "--no-undecoded", etl.toString());
+        assertEquals(0, fast.code(), fast.toString());
+        assertTrue(!fast.out().contains("undecoded events"), fast.out());
+        Cli.Result fastJson = Cli.run("summary", "--json", "--no-undecoded", etl.toString());
+        assertTrue(!JSON.readTree(fastJson.out()).has("undecoded"), fastJson.out());
     }
 }
