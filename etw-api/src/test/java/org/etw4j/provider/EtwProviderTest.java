@@ -34,15 +34,13 @@ class EtwProviderTest {
 
     @BeforeEach
     void setUp() {
-        backend = mock(EtwBackend.class);
-        registration = mock(ProviderRegistration.class);
-        ArgumentCaptor<EnableCallback> cb = ArgumentCaptor.forClass(EnableCallback.class);
-        when(backend.registerProvider(any(), cb.capture())).thenReturn(registration);
-        provider = EtwProvider.builder("MyProvider").backend(backend)
+        MockedBackend mocked = MockedBackend.register(EtwProvider.builder("MyProvider")
                 .onEnable((p, n) -> notifications.add(n))
-                .onWriteError((p, d, st) -> writeErrors.add(st))
-                .register();
-        callback = cb.getValue();
+                .onWriteError((p, d, st) -> writeErrors.add(st)));
+        backend = mocked.backend();
+        registration = mocked.registration();
+        callback = mocked.callback();
+        provider = mocked.provider();
     }
 
     @Test

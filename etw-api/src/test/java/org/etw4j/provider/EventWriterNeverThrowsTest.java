@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.when;
 
 import java.time.Instant;
 import java.util.List;
@@ -21,14 +19,12 @@ import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.Win32Error;
 import org.etw4j.spi.EnableCallback;
-import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.ProviderRegistration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.mockito.ArgumentCaptor;
 
 /**
  * Every value method of {@link EventWriter} with a value it cannot encode, with a session listening and without
@@ -41,7 +37,6 @@ class EventWriterNeverThrowsTest {
     private static final EventDescriptor EVENT = EventDescriptor.builder(1).level(Level.INFORMATIONAL).build();
     private static final int INVALID = Win32Error.ERROR_INVALID_PARAMETER.code();
 
-    private EtwBackend backend;
     private ProviderRegistration registration;
     private EnableCallback callback;
     private final List<Integer> writeErrors = new CopyOnWriteArrayList<>();
@@ -49,14 +44,11 @@ class EventWriterNeverThrowsTest {
 
     @BeforeEach
     void setUp() {
-        backend = mock(EtwBackend.class);
-        registration = mock(ProviderRegistration.class);
-        ArgumentCaptor<EnableCallback> cb = ArgumentCaptor.forClass(EnableCallback.class);
-        when(backend.registerProvider(any(), cb.capture())).thenReturn(registration);
-        provider = EtwProvider.builder("WriterNeverThrows").backend(backend)
-                .onWriteError((p, d, st) -> writeErrors.add(st))
-                .register();
-        callback = cb.getValue();
+        MockedBackend mocked = MockedBackend.register(EtwProvider.builder("WriterNeverThrows")
+                .onWriteError((p, d, st) -> writeErrors.add(st)));
+        registration = mocked.registration();
+        callback = mocked.callback();
+        provider = mocked.provider();
     }
 
     private void listen(boolean listened) {
