@@ -31,7 +31,7 @@ import org.etw4j.Guid;
  * exact and the MAC matches; any other entry (truncated, corrupt, from another manifest or another etw4j build,
  * or edited by someone without the key) is rejected, never half-read. The MAC binds the payload to the manifest
  * digest in the header: a plain SHA-256 of the payload (format 1) only caught corruption, and an entry edited with
- * its digest recomputed was accepted (issue 22, item 8; ../shared/hardening/poison_manifest_cache.py).
+ * its digest recomputed was accepted (issue 22, item 8).
  */
 final class ManifestCacheCodec {
     /** Bumped whenever the layout below changes (the code fingerprint also changes then). */
