@@ -50,8 +50,7 @@ class ManifestCacheTest {
         try (InputStream in = ManifestCacheTest.class.getResourceAsStream("clr-supplement.man")) {
             m.put("clr-supplement.man", new Object[] {in.readAllBytes(), SchemaSource.BUILT_IN});
         }
-        Path demo = Path.of("..", "samples", "src", "main", "resources", "org", "etw4j", "samples", "cli",
-                "etw4j-demo.man");
+        Path demo = Path.of("..", "etw-cli", "src", "main", "resources", "org", "etw4j", "cli", "etw4j-demo.man");
         assertTrue(Files.isRegularFile(demo), "the CLI's bundled manifest is at " + demo.toAbsolutePath());
         m.put("etw4j-demo.man", new Object[] {Files.readAllBytes(demo), SchemaSource.MANIFEST});
         m.put("EventDecoderTest.MANIFEST", new Object[] {bytes(EventDecoderTest.MANIFEST), SchemaSource.MANIFEST});
