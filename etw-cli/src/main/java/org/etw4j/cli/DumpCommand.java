@@ -11,12 +11,10 @@ import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.TraceContext;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.ReadFraction;
+import org.etw4j.consumer.internal.FilePass;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -96,10 +94,9 @@ final class DumpCommand implements Callable<Integer> {
             // Progress: per file, how far through its time span the reader is (records come in time order),
             // weighted by file size. Files from different times merge one after the other, so a single time
             // span over all of them would jump.
-            ReadFraction fp = new ReadFraction(open);
             long[] openingWarnings = open.stream().mapToLong(EtlFile::warningCount).toArray();
             progress.label("reading processes and volumes");
-            TraceContext context = firstPass(open, decoder);
+            TraceContext context = FilePass.learnContext(open, decoder, false);
             // The first pass meets the same record problems as the second: count them once.
             long[] firstPassWarnings = new long[open.size()];
             for (int i = 0; i < open.size(); i++) {
@@ -107,17 +104,16 @@ final class DumpCommand implements Callable<Integer> {
             }
             progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
             progress.total(PROGRESS_SCALE);
-            EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
-            EtlRecordEvent record = new EtlRecordEvent();
+            FilePass pass = FilePass.over(open);
             EventView event = new EventView(decoder);
             long written = 0;
             long seen = 0;
-            while (written < limit && cursor.advance()) {
-                EtlRecordView view = cursor.record();
+            while (written < limit && pass.advance()) {
+                EtlRecordView view = pass.view();
                 if ((++seen & 0xFFF) == 0) {
-                    progress.update((long) (fp.at(view) * PROGRESS_SCALE), seen + " records");
+                    progress.update((long) (pass.fraction() * PROGRESS_SCALE), seen + " records");
                 }
-                record.of(view);
+                EtlRecordEvent record = pass.record();
                 if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
                     continue;
                 }
@@ -165,19 +161,5 @@ final class DumpCommand implements Callable<Integer> {
             }
         }
         return new EventDecoder(registry);
-    }
-
-    /**
-     * The first of two passes, as TraceEvent's TraceLog reads a trace: the volume mapping, processes, threads and
-     * file names of {@code open}, so that events logged before the rundown that describes their process show it.
-     */
-    private static TraceContext firstPass(List<EtlFile> open, EventDecoder decoder) {
-        TraceContext context = new TraceContext();
-        EtlRecordEvent record = new EtlRecordEvent();
-        EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
-        while (cursor.advance()) {
-            context.learn(record.of(cursor.record()), decoder);
-        }
-        return context;
     }
 }

@@ -17,10 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlReadOptions;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
 import org.etw4j.spi.RawEventRecord;
@@ -81,7 +80,6 @@ public final class EventStream implements AutoCloseable {
     private final List<EtlFile> files;
     private final BlockingQueue<Object> queue;
     private final EventRecord view = new EventRecord(decoding);
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     private final Object lock = new Object();
     private volatile Handler[] handlers = new Handler[0];
@@ -152,16 +150,8 @@ public final class EventStream implements AutoCloseable {
         if (paths.length == 0) {
             throw new IllegalArgumentException("no files");
         }
-        List<EtlFile> opened = new ArrayList<>(paths.length);
-        try {
-            for (Path p : paths) {
-                opened.add(EtlFile.open(p));
-            }
-        } catch (IOException | RuntimeException e) {
-            opened.forEach(EtlFile::close);
-            throw e;
-        }
-        return new EventStream("files " + Arrays.toString(paths), StreamOptions.direct(), null, null, List.copyOf(opened));
+        List<EtlFile> opened = FilePass.open(List.of(paths), EtlReadOptions.DEFAULT);
+        return new EventStream("files " + Arrays.toString(paths), StreamOptions.direct(), null, null, opened);
     }
 
     // ------------------------------------------------------------------------------------------ handlers
@@ -348,11 +338,11 @@ public final class EventStream implements AutoCloseable {
             lostBySession = lost;
             fireLost(new LostEvents(LostEvents.Source.SESSION, lost, buffersLost));
         }
-        EtlCursor cursor = files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
-        while (!closing && cursor.advance()) {
+        FilePass pass = FilePass.over(files);
+        while (!closing && pass.advance()) {
             received++;
-            view.resetFile(adapter.of(cursor.record()));
-            decoding.observe(adapter);
+            view.resetFile(pass.record());
+            decoding.observe(pass.record());
             dispatched++;
             dispatch(view);
         }

@@ -17,12 +17,9 @@ import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.TraceContext;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
-import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.ReadFraction;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -112,18 +109,7 @@ public final class TraceModel {
      */
     static void passOver(List<EtlFile> files, java.util.function.Consumer<RawEventRecord> each,
                          java.util.function.DoubleConsumer fraction) {
-        EtlRecordEvent r = new EtlRecordEvent();
-        ReadFraction done = new ReadFraction(files);
-        EtlCursor c = cursor(files);
-        long n = 0;
-        while (c.advance()) {
-            EtlRecordView v = c.record();
-            if ((++n & 0xFFF) == 0) {
-                fraction.accept(done.at(v));
-            }
-            each.accept(r.of(v));
-        }
-        fraction.accept(1.0);
+        FilePass.over(files).forEach(each, fraction);
     }
 
     /**
@@ -139,10 +125,6 @@ public final class TraceModel {
         pass.accept(s::accept);
         m.profile = s.finish();
         return m;
-    }
-
-    private static EtlCursor cursor(List<EtlFile> files) {
-        return files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
     }
 
     // ------------------------------------------------------------------------------------------ queries
