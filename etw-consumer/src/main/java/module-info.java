@@ -17,8 +17,6 @@ module org.etw4j.consumer {
     exports org.etw4j.consumer.relog;
     // The trace model: processes, threads, images, stacks, CPU profiles.
     exports org.etw4j.consumer.model;
-    // The one file pass (FilePass); the CLI's dump reads through it.
-    exports org.etw4j.consumer.internal to org.etw4j.cli;
 
     provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.writer.EtlLogFileSinkFactory;
 }

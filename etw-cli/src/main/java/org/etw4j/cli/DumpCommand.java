@@ -6,15 +6,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.ProviderSelection;
-import org.etw4j.consumer.decode.TraceContext;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.internal.FilePass;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,17 +21,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code etw dump FILE...}: the events of .etl files, decoded, as text, JSON Lines or CSV.
  *
- * <p>A picocli command object: one instance per command line, not thread-safe. Reads with etw-consumer's
- * pure-Java reader (several files are merged in time order) and decodes with its {@link EventDecoder}: kernel
- * (MOF) layouts built in, EventSource manifests found in the trace, TraceLogging schemas carried by the events,
- * the instrumentation manifests given with {@code --manifest}, and the built-in one of the etw4j-Demo provider
- * (so that files made by {@code etw record --demo-load} decode). Reads the files directly rather than through an
- * {@link org.etw4j.consumer.EventStream}, to keep one decoder over all files and the reader's views at hand.
- * The files are read twice, as TraceEvent's TraceLog reads a trace: a first pass feeds a {@link TraceContext}
- * (volume mapping, processes, threads, file names), then every event is shown through it: file names in
- * drive-letter form, the process each event belongs to. Events are decoded into one reused {@link EventView} and
- * written from it, without building a {@link org.etw4j.consumer.decode.DecodedEvent} for the events it reads in
- * place.
+ * <p>A picocli command object: one instance per command line, not thread-safe. Open, loop, format: the files are
+ * read through {@link TraceFile} (the consumer's one read path, the one {@link org.etw4j.consumer.EventStream}
+ * reads files through), decoded with the built-in kernel (MOF) layouts, EventSource manifests found in the trace,
+ * TraceLogging schemas carried by the events, the manifests given with {@code --manifest} and the built-in one of
+ * the etw4j-Demo provider (so that files made by {@code etw record --demo-load} decode). The reader's default two
+ * passes, as TraceEvent's TraceLog reads a trace, show every event through the trace's context: file names in
+ * drive-letter form, the process each event belongs to. Events are written from the reader's reused view
+ * ({@link EventRecord#view()}), without building a {@code DecodedEvent} for the events it reads in place.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         header = "Print the decoded events of .etl files (text, jsonl or csv).",
@@ -42,8 +36,10 @@ import picocli.CommandLine.Spec;
                 + "the EventSource manifests found in the trace, TraceLogging schemas, the etw4j-Demo manifest and the "
                 + "manifests given with --manifest. Pure Java: any OS.")
 final class DumpCommand implements Callable<Integer> {
-    /** Units of the progress bar's total (ReadFraction gives 0 to 1). */
+    /** Units of the progress bar's total (TraceFile.progress gives 0 to 1). */
     private static final long PROGRESS_SCALE = 1_000_000;
+    /** The progress line is updated every this many records read. */
+    private static final long PROGRESS_EVERY = 4096;
 
     @Spec
     CommandSpec spec;
@@ -73,74 +69,42 @@ final class DumpCommand implements Callable<Integer> {
                 throw new CliException("not a file: " + f);
             }
         }
-        EventDecoder decoder = decoder(manifests);
-        ProviderSelection filter = new ProviderSelection(providers);
-        EventOutput output = new EventOutput(spec.commandLine().getOut(), format);
         long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
         if (limit < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-events must be >= 0");
         }
-
-        List<EtlFile> open = new ArrayList<>();
-        try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0)) {
-            for (Path f : files) {
-                progress.label("opening " + f.getFileName());
-                try {
-                    open.add(EtlFile.open(f));
-                } catch (IOException | RuntimeException e) {
-                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
-                }
-            }
-            // Progress: per file, how far through its time span the reader is (records come in time order),
-            // weighted by file size. Files from different times merge one after the other, so a single time
-            // span over all of them would jump.
-            long[] openingWarnings = open.stream().mapToLong(EtlFile::warningCount).toArray();
-            progress.label("reading processes and volumes");
-            TraceContext context = FilePass.learnContext(open, decoder, false);
-            // The first pass meets the same record problems as the second: count them once.
-            long[] firstPassWarnings = new long[open.size()];
-            for (int i = 0; i < open.size(); i++) {
-                firstPassWarnings[i] = open.get(i).warningCount() - openingWarnings[i];
-            }
-            progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
-            progress.total(PROGRESS_SCALE);
-            FilePass pass = FilePass.over(open);
-            EventView event = new EventView(decoder);
+        ReadSettings.Builder settings = ReadSettings.builder().manifest(DemoEvents.manifestBytes()).providers(providers);
+        manifests.forEach(settings::manifest);
+        EventOutput output = new EventOutput(spec.commandLine().getOut(), format);
+        try (Progress progress = Progress.start(spec.commandLine().getErr(), "reading processes and volumes", 0);
+             TraceFile in = TraceFile.open(settings.build(), files)) {
             long written = 0;
-            long seen = 0;
-            while (written < limit && pass.advance()) {
-                EtlRecordView view = pass.view();
-                if ((++seen & 0xFFF) == 0) {
-                    progress.update((long) (pass.fraction() * PROGRESS_SCALE), seen + " records");
+            long shown = 0;
+            while (written < limit && in.hasMoreEvents()) {
+                EventRecord e = in.readEvent();
+                if (in.recordsRead() - shown >= PROGRESS_EVERY) {
+                    shown = in.recordsRead();
+                    progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
+                    progress.total(PROGRESS_SCALE);
+                    progress.update((long) (in.progress() * PROGRESS_SCALE), shown + " records");
                 }
-                EtlRecordEvent record = pass.record();
-                if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
-                    continue;
-                }
-                event.decode(record);
-                if (!filter.accepts(event)) {
-                    continue;
-                }
-                context.present(record, event); // drive-letter paths, file names of file keys, the process
-                output.write(record, event, view.timestampInstant());
+                output.write(e.raw(), e.view(), e.exactTimestamp());
                 written++;
             }
             // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).
-            for (int i = 0; i < open.size(); i++) {
-                long warnings = open.get(i).warningCount() - firstPassWarnings[i];
-                if (warnings > 0) {
+            for (TraceFile.Warnings w : in.warnings()) {
+                if (w.count() > 0) {
                     java.io.PrintWriter err = spec.commandLine().getErr();
-                    err.println("etw dump: " + open.get(i).name() + ": " + warnings + " warning"
-                            + (warnings == 1 ? "" : "s") + " (malformed buffers or records skipped)");
+                    err.println("etw dump: " + w.file() + ": " + w.count() + " warning"
+                            + (w.count() == 1 ? "" : "s") + " (malformed buffers or records skipped)");
                     err.flush();
                 }
             }
+        } catch (ReadSetupException e) {
+            throw new CliException(e.source() + ": " + EtwCommand.oneLine(e.getCause()), e);
         } catch (org.etw4j.consumer.etl.EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
         } finally {
-            for (EtlFile f : open) {
-                f.close();
-            }
             output.flush();
         }
         return EtwCommand.OK;

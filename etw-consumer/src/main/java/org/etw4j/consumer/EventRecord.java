@@ -16,6 +16,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
@@ -60,6 +61,9 @@ public final class EventRecord {
     private DecodedEvent decoded;
     private TraceLoggingSchema tlSchema;
     private boolean tlLooked;
+    /** The reused decoding target of {@link #view()} (made on first use) and whether it holds this record. */
+    private EventView eventView;
+    private boolean viewDecoded;
 
     /** A reusable view. */
     EventRecord(RecordDecoding decoding) {
@@ -111,6 +115,7 @@ public final class EventRecord {
     }
 
     private void clearDecoded() {
+        viewDecoded = false;
         decoded = null;
         tlSchema = null;
         tlLooked = false;
@@ -237,6 +242,14 @@ public final class EventRecord {
     /** The timestamp. */
     public Instant timestamp() {
         return TimestampConverter.toInstant(fileTime);
+    }
+
+    /**
+     * The timestamp to the nanosecond the trace's clock resolves (a file record's QPC or cycle count converted
+     * exactly, rounded down; otherwise {@link #timestamp()}), as {@code etw dump} shows it.
+     */
+    public Instant exactTimestamp() {
+        return raw instanceof EtlRecordEvent a && !copy ? a.view().timestampInstant() : timestamp();
     }
 
     /** {@code EVENT_HEADER_FLAG_*} (classic and kernel records: CLASSIC_HEADER; WPP: TRACE_MESSAGE). */
@@ -403,6 +416,26 @@ public final class EventRecord {
             }
         }
         return decoded().providerName();
+    }
+
+    /**
+     * The event decoded into a reused, allocation-lean view ({@link EventView}) and shown through the reader's
+     * trace context (drive-letter paths, file names of file keys, the process), as {@code etw dump} writes it.
+     * Decoded on first use per record; the same object for every record of a reader or stream, valid as long as
+     * this record.
+     */
+    public EventView view() {
+        EventView v = eventView;
+        if (v == null) {
+            v = new EventView(decoding.decoder);
+            eventView = v;
+        }
+        if (!viewDecoded) {
+            v.decode(raw);
+            decoding.present(raw, v);
+            viewDecoded = true;
+        }
+        return v;
     }
 
     /** The whole decoding result (computed on first use, then kept). */

@@ -17,9 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlReadOptions;
-import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
 import org.etw4j.spi.RawEventRecord;
@@ -74,12 +71,12 @@ public final class EventStream implements AutoCloseable {
     }
 
     private final String description;
-    private final RecordDecoding decoding = new RecordDecoding();
+    private final RecordDecoding decoding;
     private final StreamOptions options;
     private final TraceConsumer consumer;
-    private final List<EtlFile> files;
+    private final TraceFile files;
     private final BlockingQueue<Object> queue;
-    private final EventRecord view = new EventRecord(decoding);
+    private final EventRecord view;
 
     private final Object lock = new Object();
     private volatile Handler[] handlers = new Handler[0];
@@ -106,10 +103,12 @@ public final class EventStream implements AutoCloseable {
     private final AtomicLong pendingSessionBuffersLost = new AtomicLong();
     private final ConcurrentLinkedQueue<Throwable> pendingErrors = new ConcurrentLinkedQueue<>();
 
-    private EventStream(String description, StreamOptions options, EtwBackend backend, String sessionName, List<EtlFile> files) {
+    private EventStream(String description, StreamOptions options, EtwBackend backend, String sessionName, TraceFile files) {
         this.description = description;
         this.options = options;
         this.files = files;
+        this.decoding = files != null ? files.decoding() : new RecordDecoding();
+        this.view = new EventRecord(decoding);
         this.queue = files == null && options.backpressure() != Backpressure.NONE
                 ? new ArrayBlockingQueue<>(options.queueCapacity()) : null;
         // Opening the consumer now makes the session keep events for us until start() (seed 003).
@@ -141,17 +140,29 @@ public final class EventStream implements AutoCloseable {
     }
 
     /**
-     * A stream of the records of one or more .etl files, merged in time order (pure-Java reader; lenient: malformed
-     * buffers are skipped and counted by the reader). The files are opened now and closed when the stream closes.
+     * A stream of the records of one or more .etl files, merged in time order, read as {@link TraceFile} reads them
+     * with {@link ReadSettings#DEFAULT} (pure-Java reader; lenient: malformed buffers are skipped and counted by
+     * the reader; two passes: events are attributed to processes as {@code etw dump} attributes them). The files are
+     * opened now and closed when the stream closes.
      *
-     * @throws IOException if a file cannot be opened or is not an .etl file
+     * @throws IOException if a file cannot be opened or is not an .etl file ({@link ReadSetupException} names it)
      */
     public static EventStream openFiles(Path... paths) throws IOException {
+        return openFiles(ReadSettings.DEFAULT, paths);
+    }
+
+    /**
+     * A stream of the events of one or more .etl files that {@code settings} select, read through
+     * {@link TraceFile#open(ReadSettings, Path...)}.
+     *
+     * @throws IOException if a manifest or file cannot be read ({@link ReadSetupException} names it)
+     */
+    public static EventStream openFiles(ReadSettings settings, Path... paths) throws IOException {
         if (paths.length == 0) {
             throw new IllegalArgumentException("no files");
         }
-        List<EtlFile> opened = FilePass.open(List.of(paths), EtlReadOptions.DEFAULT);
-        return new EventStream("files " + Arrays.toString(paths), StreamOptions.direct(), null, null, opened);
+        return new EventStream("files " + Arrays.toString(paths), StreamOptions.direct(), null, null,
+                TraceFile.open(settings, paths));
     }
 
     // ------------------------------------------------------------------------------------------ handlers
@@ -205,9 +216,15 @@ public final class EventStream implements AutoCloseable {
         return this;
     }
 
-    /** Registers the providers of an instrumentation manifest, to decode their events. */
+    /** Registers the providers of an instrumentation manifest file, to decode their events. */
     public EventStream addManifest(Path manifest) throws IOException {
         decoding.decoder.manifests().register(manifest);
+        return this;
+    }
+
+    /** Registers the providers of an instrumentation manifest given as XML bytes (e.g. a class-path resource's). */
+    public EventStream addManifest(byte[] manifestXml) throws IOException {
+        ReadSettings.registerXml(decoding.decoder.manifests(), manifestXml);
         return this;
     }
 
@@ -328,23 +345,16 @@ public final class EventStream implements AutoCloseable {
     }
 
     private void runFiles() {
-        long lost = 0;
-        long buffersLost = 0;
-        for (EtlFile f : files) {
-            lost += f.header().eventsLost();
-            buffersLost += f.header().buffersLost();
+        long[] losses = files.headerLosses();
+        if (losses[0] > 0 || losses[1] > 0) {
+            lostBySession = losses[0];
+            fireLost(new LostEvents(LostEvents.Source.SESSION, losses[0], losses[1]));
         }
-        if (lost > 0 || buffersLost > 0) {
-            lostBySession = lost;
-            fireLost(new LostEvents(LostEvents.Source.SESSION, lost, buffersLost));
-        }
-        FilePass pass = FilePass.over(files);
-        while (!closing && pass.advance()) {
+        while (!closing && files.hasMoreEvents()) {
             received++;
-            view.resetFile(pass.record());
-            decoding.observe(pass.record());
+            EventRecord e = files.readEvent();
             dispatched++;
-            dispatch(view);
+            dispatch(e);
         }
     }
 
@@ -426,7 +436,7 @@ public final class EventStream implements AutoCloseable {
             }
         }
         if (files != null) {
-            files.forEach(EtlFile::close);
+            files.close();
         }
         synchronized (lock) {
             state = State.DONE;
