@@ -12,6 +12,7 @@ import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
  * the etw4j-Demo provider (so that files made by {@code etw record --demo-load} decode). The reader's default two
  * passes, as TraceEvent's TraceLog reads a trace, show every event through the trace's context: file names in
  * drive-letter form, the process each event belongs to. Events are written from the reader's reused view
- * ({@link EventRecord#view()}), without building a {@code DecodedEvent} for the events it reads in place.
+ * ({@link EventRecordAccess#view}), without building a {@code DecodedEvent} for the events it reads in place.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         header = "Print the decoded events of .etl files (text, jsonl or csv).",
@@ -88,7 +89,7 @@ final class DumpCommand implements Callable<Integer> {
                     progress.total(PROGRESS_SCALE);
                     progress.update((long) (in.progress() * PROGRESS_SCALE), shown + " records");
                 }
-                output.write(e.raw(), e.view(), e.exactTimestamp());
+                output.write(EventRecordAccess.raw(e), EventRecordAccess.view(e), e.exactTimestamp());
                 written++;
             }
             // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).

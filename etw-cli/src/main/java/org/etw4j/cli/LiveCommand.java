@@ -12,6 +12,7 @@ import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.StreamOptions;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -133,7 +134,7 @@ final class LiveCommand implements Callable<Integer> {
             if (printed >= max || r.isProvider(EVENT_TRACE_GUID)) {
                 return;
             }
-            output.write(r.raw(), r.decoded(), r.timestamp());
+            output.write(EventRecordAccess.raw(r), EventRecordAccess.decoded(r), r.timestamp());
             if (++printed >= max) {
                 output.flush();
                 signal.stop();

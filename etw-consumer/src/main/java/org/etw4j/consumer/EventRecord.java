@@ -20,6 +20,7 @@ import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.format.EventHeaderView;
@@ -31,12 +32,14 @@ import org.etw4j.tracelogging.TraceLoggingDecodeException;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
 /**
- * One event delivered by an {@link EventStream}: header facts, extended data, raw user data, and decoded fields in
- * the manner of {@code jdk.jfr.consumer.RecordedEvent} / {@code RecordedObject}.
+ * The one event type of the reading API: what an {@link EventStream} hands its handlers and {@link TraceFile}
+ * returns, live or from files. Header facts, extended data, raw user data, the process, and decoded fields in the
+ * manner of {@code jdk.jfr.consumer.RecordedEvent} / {@code RecordedObject}.
  *
  * <p>Threading, reuse and lifetime: what a handler receives is a <b>view</b> when the stream hands records over
- * directly ({@link Backpressure#NONE}, and file streams): one object per stream, re-pointed at each record,
- * valid only during the handler call, not thread-safe. Keep one with {@link #copy()}, which returns an
+ * directly ({@link Backpressure#NONE}, and file streams) and what {@link TraceFile#readEvent()} returns with
+ * {@link ReadSettings#reuse()} (JFR's reuse setting): one object per stream or reader, re-pointed at each record,
+ * valid only during the handler call (until the next event), not thread-safe. Keep one with {@link #copy()}, which returns an
  * immutable, thread-safe record independent of the trace's buffers. Records that crossed a stream's queue are
  * copies already ({@link #isCopy()}). Header getters on a view read the buffer in place and allocate nothing
  * unless they return objects; decoding ({@link #getFields()} and friends, {@link #eventName()},
@@ -52,6 +55,25 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * {@link org.etw4j.consumer.etl.EtlRecordView}; fields a header kind lacks read 0 (ids -1).
  */
 public final class EventRecord {
+    static {
+        EventRecordAccess.install(new EventRecordAccess.Bridge() {
+            @Override
+            public RawEventRecord raw(EventRecord e) {
+                return e.raw();
+            }
+
+            @Override
+            public EventView view(EventRecord e) {
+                return e.view();
+            }
+
+            @Override
+            public DecodedEvent decoded(EventRecord e) {
+                return e.decodedValue();
+            }
+        });
+    }
+
     private final RecordDecoding decoding;
     private final boolean copy;
     private RawEventRecord raw;
@@ -142,7 +164,7 @@ public final class EventRecord {
     }
 
     /** The record as the backend SPI type (a view unless this is a copy). */
-    public RawEventRecord raw() {
+    RawEventRecord raw() {
         return raw;
     }
 
@@ -404,7 +426,7 @@ public final class EventRecord {
      */
     public String eventName() {
         TraceLoggingSchema s = traceLoggingSchema();
-        return s != null ? s.name() : decoded().eventName();
+        return s != null ? s.name() : decodedValue().eventName();
     }
 
     /** The provider name: TraceLogging traits, manifest, kernel; the GUID text when unknown. */
@@ -415,7 +437,7 @@ public final class EventRecord {
                 return n.get();
             }
         }
-        return decoded().providerName();
+        return decodedValue().providerName();
     }
 
     /**
@@ -424,7 +446,7 @@ public final class EventRecord {
      * Decoded on first use per record; the same object for every record of a reader or stream, valid as long as
      * this record.
      */
-    public EventView view() {
+    EventView view() {
         EventView v = eventView;
         if (v == null) {
             v = new EventView(decoding.decoder);
@@ -438,8 +460,20 @@ public final class EventRecord {
         return v;
     }
 
-    /** The whole decoding result (computed on first use, then kept). */
+    /**
+     * The whole decoding result (computed on first use, then kept).
+     *
+     * @deprecated {@code DecodedEvent} leaves the reading API: {@code EventRecord} is the one event type for
+     *     clients; read its fields with {@link #getFields()}, {@link #getValue(String)} and the typed getters, and
+     *     keep one with {@link #copy()}. Removed once the last callers (Windows-only tests) have moved.
+     */
+    @Deprecated(forRemoval = true)
     public DecodedEvent decoded() {
+        return decodedValue();
+    }
+
+    /** The whole decoding result (computed on first use, then kept). */
+    DecodedEvent decodedValue() {
         DecodedEvent d = decoded;
         if (d == null) {
             d = decoding.decoder.decode(raw);
@@ -455,17 +489,17 @@ public final class EventRecord {
      * before the event that describes its process has none (the {@code etw dump} command reads files twice).
      */
     public org.etw4j.consumer.decode.ProcessInfo process() {
-        return decoding.process(raw, decoded());
+        return decoding.process(raw, decodedValue());
     }
 
     /** Where the schema that decoded this event came from ({@link SchemaSource#NONE}: raw data only). */
     public SchemaSource schemaSource() {
-        return decoded().source();
+        return decodedValue().source();
     }
 
     /** The decoded top-level fields in wire order, each with its name, types and value; empty when undecodable. */
     public List<EventField> getFields() {
-        return decoded().fields();
+        return decodedValue().fields();
     }
 
     /**
@@ -669,7 +703,7 @@ public final class EventRecord {
             w.name("process");
             org.etw4j.consumer.decode.DecodedEventJson.process(w, p);
         }
-        DecodedEvent d = decoded();
+        DecodedEvent d = decodedValue();
         w.name("fields").beginObject();
         List<EventField> fields = d.fields();
         for (EventField f : fields) {
