@@ -20,6 +20,7 @@ import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.json.JsonWriter;
@@ -80,6 +81,8 @@ public final class EventRecord {
     private HeaderKind kind;
     private long rawTimestamp;
     private long fileTime;
+    /** The reader's record while this view shows a file record: its header facts are read on demand. */
+    private EtlRecordView fileView;
     private DecodedEvent decoded;
     private TraceLoggingSchema tlSchema;
     private boolean tlLooked;
@@ -109,6 +112,7 @@ public final class EventRecord {
     /** Points this view at a live record (an EVENT_RECORD from the backend). */
     void resetLive(RawEventRecord r) {
         raw = r;
+        fileView = null;
         kind = liveKind(r);
         rawTimestamp = liveRawTimestamp(r);
         fileTime = r.timestamp();
@@ -130,9 +134,7 @@ public final class EventRecord {
     /** Points this view at the reader's current record. */
     void resetFile(EtlRecordEvent a) {
         raw = a;
-        kind = a.view().kind();
-        rawTimestamp = a.view().timestamp();
-        fileTime = a.view().timestampFileTime();
+        fileView = a.view();
         clearDecoded();
     }
 
@@ -155,7 +157,7 @@ public final class EventRecord {
         if (copy) {
             return this;
         }
-        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), kind, rawTimestamp, fileTime, decoded, tlSchema, tlLooked);
+        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(), decoded, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */
@@ -172,7 +174,8 @@ public final class EventRecord {
 
     /** The header kind the record was stored with (live records: EVENT_HEADER, or EVENT_TRACE_HEADER for classic). */
     public HeaderKind headerKind() {
-        return kind;
+        EtlRecordView v = fileView;
+        return v != null ? v.kind() : kind;
     }
 
     /** The provider id (classic and kernel records: the event-class / kernel group GUID). */
@@ -253,17 +256,19 @@ public final class EventRecord {
      * live backend that only reports FILETIME (not the simulated one) gives the FILETIME here.
      */
     public long timestampRaw() {
-        return rawTimestamp;
+        EtlRecordView v = fileView;
+        return v != null ? v.timestamp() : rawTimestamp;
     }
 
     /** The timestamp as FILETIME (100 ns ticks since 1601-01-01 UTC). */
     public long fileTime() {
-        return fileTime;
+        EtlRecordView v = fileView;
+        return v != null ? v.timestampFileTime() : fileTime;
     }
 
     /** The timestamp. */
     public Instant timestamp() {
-        return TimestampConverter.toInstant(fileTime);
+        return TimestampConverter.toInstant(fileTime());
     }
 
     /**
@@ -271,7 +276,8 @@ public final class EventRecord {
      * exactly, rounded down; otherwise {@link #timestamp()}), as {@code etw dump} shows it.
      */
     public Instant exactTimestamp() {
-        return raw instanceof EtlRecordEvent a && !copy ? a.view().timestampInstant() : timestamp();
+        EtlRecordView v = fileView;
+        return v != null ? v.timestampInstant() : timestamp();
     }
 
     /** {@code EVENT_HEADER_FLAG_*} (classic and kernel records: CLASSIC_HEADER; WPP: TRACE_MESSAGE). */
@@ -483,10 +489,12 @@ public final class EventRecord {
     }
 
     /**
-     * The process this event belongs to, as the stream's kernel process events described it up to this event
-     * (Process Start and the rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel
-     * events are attributed), or {@code null} when the stream has not described it. One pass: an event delivered
-     * before the event that describes its process has none (the {@code etw dump} command reads files twice).
+     * The process this event belongs to, as the trace's kernel process events describe it (Process Start and the
+     * rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel events are attributed),
+     * or {@code null} when the trace does not describe it. Files ({@link TraceFile}, {@link EventStream#openFiles})
+     * are read in two passes by default ({@link ReadSettings.TraceContext#TWO_PASSES}), so this is the process
+     * {@code etw dump} shows; live sessions can only say what was described up to this event (one pass: an event
+     * delivered before the event that describes its process has none); without a context it is null.
      */
     public org.etw4j.consumer.decode.ProcessInfo process() {
         return decoding.process(raw, decodedValue());
@@ -680,7 +688,7 @@ public final class EventRecord {
                 .member("providerId", providerId().toString())
                 .member("provider", providerName())
                 .member("event", eventName())
-                .member("headerKind", kind.name())
+                .member("headerKind", headerKind().name())
                 .member("id", eventId())
                 .member("version", version())
                 .member("channel", channel())
