@@ -19,6 +19,8 @@ module org.etw4j.consumer {
     exports org.etw4j.consumer.relog;
     // The trace model: processes, threads, images, stacks, CPU profiles.
     exports org.etw4j.consumer.model;
+    // Not application API: the CLI's formatters read EventRecord's backend form and decoded view through it.
+    exports org.etw4j.consumer.internal to org.etw4j.cli;
 
     provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.writer.EtlLogFileSinkFactory;
 }

@@ -9,9 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.cli.EtwCommand;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -75,11 +74,10 @@ public class DumpBenchmark {
             registry.register(Corpus.manifest(manifest));
         }
         EventDecoder decoder = new EventDecoder(registry);
-        EtlRecordEvent record = new EtlRecordEvent();
         try (EtlFile etl = EtlFile.open(Corpus.file(file))) {
-            EtlCursor cursor = etl.cursor();
-            while (cursor.advance()) {
-                bh.consume(decoder.decode(record.of(cursor.record())));
+            FilePass pass = FilePass.over(List.of(etl));
+            while (pass.advance()) {
+                bh.consume(decoder.decode(pass.record()));
             }
         }
     }

@@ -1,13 +1,14 @@
 package org.etw4j.bench;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.internal.FilePass;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -46,14 +47,13 @@ public class EtlScanBenchmark {
     public String file;
 
     private EtlFile etl;
-    private EtlCursor cursor;
+    private FilePass cursor;
     private final EventDecoder decoder = new EventDecoder();
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     @Setup
     public void open() throws IOException {
         etl = EtlFile.open(Corpus.file(file));
-        cursor = etl.cursor();
+        cursor = FilePass.over(List.of(etl));
     }
 
     @TearDown
@@ -61,17 +61,25 @@ public class EtlScanBenchmark {
         etl.close();
     }
 
-    private EtlRecordView next() {
+    private EtlRecordView nextView() {
+        return advance().view();
+    }
+
+    private EtlRecordEvent next() {
+        return advance().record();
+    }
+
+    private FilePass advance() {
         if (!cursor.advance()) {
-            cursor = etl.cursor();
+            cursor = FilePass.over(List.of(etl));
             cursor.advance();
         }
-        return cursor.record();
+        return cursor;
     }
 
     @Benchmark
     public void headerScan(Blackhole bh) {
-        EtlRecordView r = next();
+        EtlRecordView r = nextView();
         bh.consume(r.kind());
         bh.consume(r.providerIdMostSignificantBits() ^ r.providerIdLeastSignificantBits());
         bh.consume(r.eventId());
@@ -81,6 +89,6 @@ public class EtlScanBenchmark {
 
     @Benchmark
     public DecodedEvent fullDecode() {
-        return decoder.decode(adapter.of(next()));
+        return decoder.decode(next());
     }
 }

@@ -1,15 +1,15 @@
 package org.etw4j.bench;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.internal.FilePass;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,10 +52,9 @@ public class ViewDecodeBenchmark {
     public String manifest;
 
     private EtlFile etl;
-    private EtlCursor cursor;
+    private FilePass cursor;
     private EventDecoder decoder;
     private EventView view;
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
     private final StringBuilder line = new StringBuilder(4096);
 
     @Setup
@@ -67,7 +66,7 @@ public class ViewDecodeBenchmark {
         decoder = new EventDecoder(registry);
         view = new EventView(decoder);
         etl = EtlFile.open(Corpus.file(file));
-        cursor = etl.cursor();
+        cursor = FilePass.over(List.of(etl));
     }
 
     @TearDown
@@ -77,11 +76,10 @@ public class ViewDecodeBenchmark {
 
     private EtlRecordEvent next() {
         if (!cursor.advance()) {
-            cursor = etl.cursor();
+            cursor = FilePass.over(List.of(etl));
             cursor.advance();
         }
-        EtlRecordView r = cursor.record();
-        return adapter.of(r);
+        return cursor.record();
     }
 
     @Benchmark
@@ -102,10 +100,10 @@ public class ViewDecodeBenchmark {
      */
     @Benchmark
     public long viewDecodeFile(Blackhole bh) {
-        EtlCursor c = etl.cursor();
+        FilePass c = FilePass.over(List.of(etl));
         long n = 0;
         while (c.advance()) {
-            bh.consume(view.decode(adapter.of(c.record())).fieldCount());
+            bh.consume(view.decode(c.record()).fieldCount());
             n++;
         }
         return n;
@@ -114,10 +112,10 @@ public class ViewDecodeBenchmark {
     /** The peer of {@link #viewDecodeFile}: the same pass decoding every record to a {@link DecodedEvent}. */
     @Benchmark
     public long fullDecodeFile(Blackhole bh) {
-        EtlCursor c = etl.cursor();
+        FilePass c = FilePass.over(List.of(etl));
         long n = 0;
         while (c.advance()) {
-            bh.consume(decoder.decode(adapter.of(c.record())));
+            bh.consume(decoder.decode(c.record()));
             n++;
         }
         return n;

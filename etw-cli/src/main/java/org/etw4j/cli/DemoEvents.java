@@ -2,9 +2,6 @@ package org.etw4j.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
@@ -63,20 +60,18 @@ final class DemoEvents {
     private DemoEvents() {
     }
 
-    /**
-     * Registers the bundled manifest on a stream. {@link EventStream#addManifest} reads a file, so the resource
-     * is copied to a temporary file that is deleted right after.
-     */
+    /** Registers the bundled manifest on a stream. */
     static void addManifest(EventStream stream) throws IOException {
-        Path tmp = Files.createTempFile("etw4j-demo", ".man");
+        stream.addManifest(manifestBytes());
+    }
+
+    /** The bundled manifest's XML (a resource of this module, which only it can read). */
+    static byte[] manifestBytes() throws IOException {
         try (InputStream in = DemoEvents.class.getResourceAsStream(MANIFEST)) {
             if (in == null) {
                 throw new IOException(MANIFEST + " is missing from the class path");
             }
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-            stream.addManifest(tmp);
-        } finally {
-            Files.deleteIfExists(tmp);
+            return in.readAllBytes();
         }
     }
 

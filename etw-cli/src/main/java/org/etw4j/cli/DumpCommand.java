@@ -5,17 +5,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderSelection;
-import org.etw4j.consumer.decode.TraceContext;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
-import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.ReadFraction;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import picocli.CommandLine.Command;
@@ -28,17 +25,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code etw dump FILE...}: the events of .etl files, decoded, as text, JSON Lines or CSV.
  *
- * <p>A picocli command object: one instance per command line, not thread-safe. Reads with etw-consumer's
- * pure-Java reader (several files are merged in time order) and decodes with its {@link EventDecoder}: kernel
- * (MOF) layouts built in, EventSource manifests found in the trace, TraceLogging schemas carried by the events,
- * the instrumentation manifests given with {@code --manifest}, and the built-in one of the etw4j-Demo provider
- * (so that files made by {@code etw record --demo-load} decode). Reads the files directly rather than through an
- * {@link org.etw4j.consumer.EventStream}, to keep one decoder over all files and the reader's views at hand.
- * The files are read twice, as TraceEvent's TraceLog reads a trace: a first pass feeds a {@link TraceContext}
- * (volume mapping, processes, threads, file names), then every event is shown through it: file names in
- * drive-letter form, the process each event belongs to. Events are decoded into one reused {@link EventView} and
- * written from it, without building a {@link org.etw4j.consumer.decode.DecodedEvent} for the events it reads in
- * place.
+ * <p>A picocli command object: one instance per command line, not thread-safe. Open, loop, format: the files are
+ * read through {@link TraceFile} (the consumer's one read path, the one {@link org.etw4j.consumer.EventStream}
+ * reads files through), decoded with the built-in kernel (MOF) layouts, EventSource manifests found in the trace,
+ * TraceLogging schemas carried by the events, the manifests given with {@code --manifest} and the built-in one of
+ * the etw4j-Demo provider (so that files made by {@code etw record --demo-load} decode). The reader's default two
+ * passes, as TraceEvent's TraceLog reads a trace, show every event through the trace's context: file names in
+ * drive-letter form, the process each event belongs to. Events are written from the reader's reused view
+ * ({@link EventRecordAccess#view}), without building a {@code DecodedEvent} for the events it reads in place.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         header = "Print the decoded events of .etl files (text, jsonl or csv).",
@@ -46,8 +40,10 @@ import picocli.CommandLine.Spec;
                 + "the EventSource manifests found in the trace, TraceLogging schemas, the etw4j-Demo manifest and the "
                 + "manifests given with --manifest. Pure Java: any OS.")
 final class DumpCommand implements Callable<Integer> {
-    /** Units of the progress bar's total (ReadFraction gives 0 to 1). */
+    /** Units of the progress bar's total (TraceFile.progress gives 0 to 1). */
     private static final long PROGRESS_SCALE = 1_000_000;
+    /** The progress line is updated every this many records read. */
+    private static final long PROGRESS_EVERY = 4096;
 
     @Spec
     CommandSpec spec;
@@ -76,53 +72,29 @@ final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         InputFiles.check(files);
-        EventDecoder decoder = decoder(manifests);
-        ProviderSelection filter = providerSelection(providers, "--provider");
+        providerSelection(providers, "--provider"); // a blank name is a usage error before anything is read
         TraceWarnings warnings = new TraceWarnings();
-        EventFormatter output = formatter(spec.commandLine().getOut(), format);
         long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
         if (limit < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-events must be >= 0");
         }
-
-        List<EtlFile> open = new ArrayList<>();
-        try (Progress progress = Progress.start(spec.commandLine().getErr(), "opening", 0)) {
-            for (Path f : files) {
-                progress.label("opening " + f.getFileName());
-                try {
-                    open.add(EtlFile.open(f, warnings.options()));
-                } catch (IOException | RuntimeException e) {
-                    throw new CliException(f + ": " + EtwCommand.oneLine(e), e);
-                }
-            }
-            // Progress: per file, how far through its time span the reader is (records come in time order),
-            // weighted by file size. Files from different times merge one after the other, so a single time
-            // span over all of them would jump.
-            ReadFraction fp = new ReadFraction(open);
-            progress.label("reading processes and volumes");
-            TraceContext context = firstPass(open, decoder);
-            progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
-            progress.total(PROGRESS_SCALE);
-            EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
-            EtlRecordEvent record = new EtlRecordEvent();
-            EventView event = new EventView(decoder);
+        ReadSettings.Builder settings = ReadSettings.builder().manifest(DemoEvents.manifestBytes()).providers(providers)
+                .warnings(warnings);
+        manifests.forEach(settings::manifest);
+        EventFormatter output = formatter(spec.commandLine().getOut(), format);
+        try (Progress progress = Progress.start(spec.commandLine().getErr(), "reading processes and volumes", 0);
+             TraceFile in = TraceFile.open(settings.build(), files)) {
             long written = 0;
-            long seen = 0;
-            while (written < limit && cursor.advance()) {
-                EtlRecordView view = cursor.record();
-                if ((++seen & 0xFFF) == 0) {
-                    progress.update((long) (fp.at(view) * PROGRESS_SCALE), seen + " records");
+            long shown = 0;
+            while (written < limit && in.hasMoreEvents()) {
+                EventRecord e = in.readEvent();
+                if (in.recordsRead() - shown >= PROGRESS_EVERY) {
+                    shown = in.recordsRead();
+                    progress.label(files.size() == 1 ? String.valueOf(files.get(0).getFileName()) : files.size() + " files");
+                    progress.total(PROGRESS_SCALE);
+                    progress.update((long) (in.progress() * PROGRESS_SCALE), shown + " records");
                 }
-                record.of(view);
-                if (!filter.acceptsId(record.providerId()) && !filter.hasNames()) {
-                    continue;
-                }
-                event.decode(record);
-                if (!filter.accepts(event)) {
-                    continue;
-                }
-                context.present(record, event); // drive-letter paths, file names of file keys, the process
-                output.write(record, event, view.timestampInstant());
+                output.write(EventRecordAccess.raw(e), EventRecordAccess.view(e), e.exactTimestamp());
                 written++;
             }
             output.flush();
@@ -130,12 +102,11 @@ final class DumpCommand implements Callable<Integer> {
                 warnings.report(spec.commandLine().getErr(), "dump", warningsOption.list);
                 return noMatch(spec.commandLine().getErr(), "dump", "--provider", providers);
             }
+        } catch (ReadSetupException e) {
+            throw new CliException(e.source() + ": " + EtwCommand.oneLine(e.getCause()), e);
         } catch (org.etw4j.consumer.etl.EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
         } finally {
-            for (EtlFile f : open) {
-                f.close();
-            }
             output.flush();
         }
         // Problems the reader stepped over: counted, and said once per file (the records are not lost silently).
@@ -187,19 +158,5 @@ final class DumpCommand implements Callable<Integer> {
             }
         }
         return new EventDecoder(registry);
-    }
-
-    /**
-     * The first of two passes, as TraceEvent's TraceLog reads a trace: the volume mapping, processes, threads and
-     * file names of {@code open}, so that events logged before the rundown that describes their process show it.
-     */
-    private static TraceContext firstPass(List<EtlFile> open, EventDecoder decoder) {
-        TraceContext context = new TraceContext();
-        EtlRecordEvent record = new EtlRecordEvent();
-        EtlCursor cursor = open.size() == 1 ? open.get(0).cursor() : EtlMergedCursor.of(open);
-        while (cursor.advance()) {
-            context.learn(record.of(cursor.record()), decoder);
-        }
-        return context;
     }
 }

@@ -14,6 +14,7 @@ import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -144,7 +145,7 @@ final class LiveCommand implements Callable<Integer> {
             if (printed >= max || r.isProvider(EVENT_TRACE_GUID)) {
                 return;
             }
-            output.write(r.raw(), r.decoded(), r.timestamp());
+            output.write(EventRecordAccess.raw(r), EventRecordAccess.decoded(r), r.timestamp());
             if (++printed >= max) {
                 output.flush();
                 signal.stop();

@@ -13,6 +13,7 @@ import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventText;
 import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.internal.EventRecordAccess;
 
 /**
  * What one real-time session delivered to the demo's {@link org.etw4j.consumer.EventStream}: counts per event
@@ -53,7 +54,7 @@ final class SessionTally {
         if (r.keyword() == 0) {
             keywordZero++;
         }
-        DecodedEvent e = r.decoded();
+        DecodedEvent e = EventRecordAccess.decoded(r);
         if (e.source() == SchemaSource.NONE || e.hasFieldErrors()) {
             undecoded++;
         }

@@ -15,9 +15,12 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
@@ -30,12 +33,14 @@ import org.etw4j.tracelogging.TraceLoggingDecodeException;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
 /**
- * One event delivered by an {@link EventStream}: header facts, extended data, raw user data, and decoded fields in
- * the manner of {@code jdk.jfr.consumer.RecordedEvent} / {@code RecordedObject}.
+ * The one event type of the reading API: what an {@link EventStream} hands its handlers and {@link TraceFile}
+ * returns, live or from files. Header facts, extended data, raw user data, the process, and decoded fields in the
+ * manner of {@code jdk.jfr.consumer.RecordedEvent} / {@code RecordedObject}.
  *
  * <p>Threading, reuse and lifetime: what a handler receives is a <b>view</b> when the stream hands records over
- * directly ({@link Backpressure#NONE}, and file streams): one object per stream, re-pointed at each record,
- * valid only during the handler call, not thread-safe. Keep one with {@link #copy()}, which returns an
+ * directly ({@link Backpressure#NONE}, and file streams) and what {@link TraceFile#readEvent()} returns with
+ * {@link ReadSettings#reuse()} (JFR's reuse setting): one object per stream or reader, re-pointed at each record,
+ * valid only during the handler call (until the next event), not thread-safe. Keep one with {@link #copy()}, which returns an
  * immutable, thread-safe record independent of the trace's buffers. Records that crossed a stream's queue are
  * copies already ({@link #isCopy()}). Header getters on a view read the buffer in place and allocate nothing
  * unless they return objects; decoding ({@link #getFields()} and friends, {@link #eventName()},
@@ -51,15 +56,39 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * {@link org.etw4j.consumer.etl.EtlRecordView}; fields a header kind lacks read 0 (ids -1).
  */
 public final class EventRecord {
+    static {
+        EventRecordAccess.install(new EventRecordAccess.Bridge() {
+            @Override
+            public RawEventRecord raw(EventRecord e) {
+                return e.raw();
+            }
+
+            @Override
+            public EventView view(EventRecord e) {
+                return e.view();
+            }
+
+            @Override
+            public DecodedEvent decoded(EventRecord e) {
+                return e.decodedValue();
+            }
+        });
+    }
+
     private final RecordDecoding decoding;
     private final boolean copy;
     private RawEventRecord raw;
     private HeaderKind kind;
     private long rawTimestamp;
     private long fileTime;
+    /** The reader's record while this view shows a file record: its header facts are read on demand. */
+    private EtlRecordView fileView;
     private DecodedEvent decoded;
     private TraceLoggingSchema tlSchema;
     private boolean tlLooked;
+    /** The reused decoding target of {@link #view()} (made on first use) and whether it holds this record. */
+    private EventView eventView;
+    private boolean viewDecoded;
 
     /** A reusable view. */
     EventRecord(RecordDecoding decoding) {
@@ -83,6 +112,7 @@ public final class EventRecord {
     /** Points this view at a live record (an EVENT_RECORD from the backend). */
     void resetLive(RawEventRecord r) {
         raw = r;
+        fileView = null;
         kind = liveKind(r);
         rawTimestamp = liveRawTimestamp(r);
         fileTime = r.timestamp();
@@ -104,13 +134,12 @@ public final class EventRecord {
     /** Points this view at the reader's current record. */
     void resetFile(EtlRecordEvent a) {
         raw = a;
-        kind = a.view().kind();
-        rawTimestamp = a.view().timestamp();
-        fileTime = a.view().timestampFileTime();
+        fileView = a.view();
         clearDecoded();
     }
 
     private void clearDecoded() {
+        viewDecoded = false;
         decoded = null;
         tlSchema = null;
         tlLooked = false;
@@ -128,7 +157,7 @@ public final class EventRecord {
         if (copy) {
             return this;
         }
-        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), kind, rawTimestamp, fileTime, decoded, tlSchema, tlLooked);
+        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(), decoded, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */
@@ -137,7 +166,7 @@ public final class EventRecord {
     }
 
     /** The record as the backend SPI type (a view unless this is a copy). */
-    public RawEventRecord raw() {
+    RawEventRecord raw() {
         return raw;
     }
 
@@ -145,7 +174,8 @@ public final class EventRecord {
 
     /** The header kind the record was stored with (live records: EVENT_HEADER, or EVENT_TRACE_HEADER for classic). */
     public HeaderKind headerKind() {
-        return kind;
+        EtlRecordView v = fileView;
+        return v != null ? v.kind() : kind;
     }
 
     /** The provider id (classic and kernel records: the event-class / kernel group GUID). */
@@ -226,17 +256,28 @@ public final class EventRecord {
      * live backend that only reports FILETIME (not the simulated one) gives the FILETIME here.
      */
     public long timestampRaw() {
-        return rawTimestamp;
+        EtlRecordView v = fileView;
+        return v != null ? v.timestamp() : rawTimestamp;
     }
 
     /** The timestamp as FILETIME (100 ns ticks since 1601-01-01 UTC). */
     public long fileTime() {
-        return fileTime;
+        EtlRecordView v = fileView;
+        return v != null ? v.timestampFileTime() : fileTime;
     }
 
     /** The timestamp. */
     public Instant timestamp() {
-        return TimestampConverter.toInstant(fileTime);
+        return TimestampConverter.toInstant(fileTime());
+    }
+
+    /**
+     * The timestamp to the nanosecond the trace's clock resolves (a file record's QPC or cycle count converted
+     * exactly, rounded down; otherwise {@link #timestamp()}), as {@code etw dump} shows it.
+     */
+    public Instant exactTimestamp() {
+        EtlRecordView v = fileView;
+        return v != null ? v.timestampInstant() : timestamp();
     }
 
     /** {@code EVENT_HEADER_FLAG_*} (classic and kernel records: CLASSIC_HEADER; WPP: TRACE_MESSAGE). */
@@ -391,7 +432,7 @@ public final class EventRecord {
      */
     public String eventName() {
         TraceLoggingSchema s = traceLoggingSchema();
-        return s != null ? s.name() : decoded().eventName();
+        return s != null ? s.name() : decodedValue().eventName();
     }
 
     /** The provider name: TraceLogging traits, manifest, kernel; the GUID text when unknown. */
@@ -402,11 +443,43 @@ public final class EventRecord {
                 return n.get();
             }
         }
-        return decoded().providerName();
+        return decodedValue().providerName();
+    }
+
+    /**
+     * The event decoded into a reused, allocation-lean view ({@link EventView}) and shown through the reader's
+     * trace context (drive-letter paths, file names of file keys, the process), as {@code etw dump} writes it.
+     * Decoded on first use per record; the same object for every record of a reader or stream, valid as long as
+     * this record.
+     */
+    EventView view() {
+        EventView v = eventView;
+        if (v == null) {
+            v = new EventView(decoding.decoder);
+            eventView = v;
+        }
+        if (!viewDecoded) {
+            v.decode(raw);
+            decoding.present(raw, v);
+            viewDecoded = true;
+        }
+        return v;
+    }
+
+    /**
+     * The whole decoding result (computed on first use, then kept).
+     *
+     * @deprecated {@code DecodedEvent} leaves the reading API: {@code EventRecord} is the one event type for
+     *     clients; read its fields with {@link #getFields()}, {@link #getValue(String)} and the typed getters, and
+     *     keep one with {@link #copy()}. Removed once the last callers (Windows-only tests) have moved.
+     */
+    @Deprecated(forRemoval = true)
+    public DecodedEvent decoded() {
+        return decodedValue();
     }
 
     /** The whole decoding result (computed on first use, then kept). */
-    public DecodedEvent decoded() {
+    DecodedEvent decodedValue() {
         DecodedEvent d = decoded;
         if (d == null) {
             d = decoding.decoder.decode(raw);
@@ -416,23 +489,25 @@ public final class EventRecord {
     }
 
     /**
-     * The process this event belongs to, as the stream's kernel process events described it up to this event
-     * (Process Start and the rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel
-     * events are attributed), or {@code null} when the stream has not described it. One pass: an event delivered
-     * before the event that describes its process has none (the {@code etw dump} command reads files twice).
+     * The process this event belongs to, as the trace's kernel process events describe it (Process Start and the
+     * rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel events are attributed),
+     * or {@code null} when the trace does not describe it. Files ({@link TraceFile}, {@link EventStream#openFiles})
+     * are read in two passes by default ({@link ReadSettings.TraceContext#TWO_PASSES}), so this is the process
+     * {@code etw dump} shows; live sessions can only say what was described up to this event (one pass: an event
+     * delivered before the event that describes its process has none); without a context it is null.
      */
     public org.etw4j.consumer.decode.ProcessInfo process() {
-        return decoding.process(raw, decoded());
+        return decoding.process(raw, decodedValue());
     }
 
     /** Where the schema that decoded this event came from ({@link SchemaSource#NONE}: raw data only). */
     public SchemaSource schemaSource() {
-        return decoded().source();
+        return decodedValue().source();
     }
 
     /** The decoded top-level fields in wire order, each with its name, types and value; empty when undecodable. */
     public List<EventField> getFields() {
-        return decoded().fields();
+        return decodedValue().fields();
     }
 
     /**
@@ -584,7 +659,7 @@ public final class EventRecord {
      * left over or nothing decoded the payload, and {@code notes}.
      */
     public String toJson() {
-        return EventFormatter.line(EventFormat.JSONL, raw, decoded(), process(), timestamp());
+        return EventFormatter.line(EventFormat.JSONL, raw, decodedValue(), process(), timestamp());
     }
 
     // ------------------------------------------------------------------------------------ helpers

@@ -3,29 +3,11 @@ package org.etw4j.consumer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
-import org.etw4j.spi.RawEventRecord;
-import org.etw4j.spi.RecordSink;
-import org.etw4j.spi.TraceConsumer;
 
 /**
  * A stream of ETW events, live from a real-time session or read from .etl files, dispatched to handlers (the
@@ -56,77 +38,25 @@ import org.etw4j.spi.TraceConsumer;
  * declared policy when the queue is full ({@link Backpressure#BLOCK}: wait, so ETW loses events in the session;
  * {@link Backpressure#DROP_NEWEST}: drop and count). Losses are never silent: {@link #statistics()} counts them
  * and {@link #onLost} reports them, on the handler thread, before the next record (session losses as ETW reports
- * them; queue drops as they accumulate). File streams read on the handler thread and hand over the reader's views
- * (files wait; nothing is dropped), several files merged in time order; their headers' EventsLost is reported
- * once at the start.
+ * them; queue drops as they accumulate). File streams read through {@link TraceFile} on the handler thread and hand
+ * over its reused record (files wait; nothing is dropped), several files merged in time order; their headers'
+ * EventsLost is reported once at the start.
  *
  * <p>The stream delivers every record its source delivers, the trace's own header record included (a live
  * session's synthetic EventTrace header event, a file's logfile-header record).
+ *
+ * <p>Implementations: one per source (files, a session with direct or queued hand-off) over one base that owns
+ * the handlers, losses, errors and the lifecycle; applications use the factories here.
  */
-public final class EventStream implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(EventStream.class.getName());
-    private static final Object END = new Object();
-    private static final long POLL_MILLIS = 50;
-
-    private enum State { NEW, RUNNING, DONE }
-
-    /** A failure the delivery thread passes to the handler thread. */
-    private record Failure(Throwable error) {
-    }
-
-    private final String description;
-    private final RecordDecoding decoding = new RecordDecoding();
-    private final StreamOptions options;
-    private final TraceConsumer consumer;
-    private final List<EtlFile> files;
-    private final BlockingQueue<Object> queue;
-    private final EventRecord view = new EventRecord(decoding);
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
-
-    private final Object lock = new Object();
-    private volatile Handler[] handlers = new Handler[0];
-    private final List<Consumer<LostEvents>> lostHandlers = new CopyOnWriteArrayList<>();
-    private final List<Consumer<Throwable>> errorHandlers = new CopyOnWriteArrayList<>();
-    private final List<Runnable> closeHandlers = new CopyOnWriteArrayList<>();
-    private State state = State.NEW;
-    private boolean closeCalled;
-    private volatile boolean closing;
-    private final AtomicBoolean finished = new AtomicBoolean();
-    private final CountDownLatch terminated = new CountDownLatch(1);
-    private volatile Thread deliveryThread;
-
-    // Each counter has one writing thread (the delivery thread or the handler thread), so volatile suffices.
-    private volatile long received;
-    private volatile long dispatched;
-    private volatile long dropped;
-    private volatile long lostBySession;
-    private final AtomicLong discarded = new AtomicLong();
-    private final AtomicLong handlerErrors = new AtomicLong();
-    /** Handler errors logged without an onError handler: counted above, logged rate-limited. */
-    private final RateLimitedLog errorLog = new RateLimitedLog(LOG);
-    // Losses and errors seen on the delivery thread, reported on the handler thread.
-    private final AtomicLong pendingDropped = new AtomicLong();
-    private final AtomicLong pendingSessionLost = new AtomicLong();
-    private final AtomicLong pendingSessionBuffersLost = new AtomicLong();
-    private final ConcurrentLinkedQueue<Throwable> pendingErrors = new ConcurrentLinkedQueue<>();
-
-    private EventStream(String description, StreamOptions options, EtwBackend backend, String sessionName, List<EtlFile> files) {
-        this.description = description;
-        this.options = options;
-        this.files = files;
-        this.queue = files == null && options.backpressure() != Backpressure.NONE
-                ? new ArrayBlockingQueue<>(options.queueCapacity()) : null;
-        // Opening the consumer now makes the session keep events for us until start() (MS Learn, PEVENT_RECORD_CALLBACK callback function).
-        this.consumer = files == null ? backend.openRealTime(sessionName, new DeliverySink()) : null;
-    }
+public interface EventStream extends AutoCloseable {
 
     /** A live stream of the real-time session {@code sessionName} on the default backend, default options. */
-    public static EventStream openSession(String sessionName) {
+    static EventStream openSession(String sessionName) {
         return openSession(sessionName, EtwBackends.getDefault(), StreamOptions.DEFAULT);
     }
 
     /** A live stream of the real-time session {@code sessionName} of {@code backend}, default options. */
-    public static EventStream openSession(String sessionName, EtwBackend backend) {
+    static EventStream openSession(String sessionName, EtwBackend backend) {
         return openSession(sessionName, backend, StreamOptions.DEFAULT);
     }
 
@@ -137,69 +67,60 @@ public final class EventStream implements AutoCloseable {
      *
      * @throws org.etw4j.EtwException if there is no such real-time session
      */
-    public static EventStream openSession(String sessionName, EtwBackend backend, StreamOptions options) {
+    static EventStream openSession(String sessionName, EtwBackend backend, StreamOptions options) {
         Objects.requireNonNull(sessionName, "sessionName");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(options, "options");
-        return new EventStream("session " + sessionName, options, backend, sessionName, null);
+        return options.backpressure() == Backpressure.NONE
+                ? new DirectSessionStream(sessionName, backend, options)
+                : new QueuedSessionStream(sessionName, backend, options);
     }
 
     /**
-     * A stream of the records of one or more .etl files, merged in time order (pure-Java reader; lenient: malformed
-     * buffers are skipped and counted by the reader). The files are opened now and closed when the stream closes.
+     * A stream of the records of one or more .etl files, merged in time order, read as {@link TraceFile} reads them
+     * with {@link ReadSettings#DEFAULT} (pure-Java reader; lenient: malformed buffers are skipped and counted by
+     * the reader; two passes: events are attributed to processes as {@code etw dump} attributes them). The files are
+     * opened now and closed when the stream closes.
      *
-     * @throws IOException if a file cannot be opened or is not an .etl file
+     * @throws IOException if a file cannot be opened or is not an .etl file ({@link ReadSetupException} names it)
      */
-    public static EventStream openFiles(Path... paths) throws IOException {
+    static EventStream openFiles(Path... paths) throws IOException {
+        return openFiles(ReadSettings.DEFAULT, paths);
+    }
+
+    /**
+     * A stream of the events of one or more .etl files that {@code settings} select, read through
+     * {@link TraceFile#open(ReadSettings, Path...)}.
+     *
+     * @throws IOException if a manifest or file cannot be read ({@link ReadSetupException} names it)
+     */
+    static EventStream openFiles(ReadSettings settings, Path... paths) throws IOException {
         if (paths.length == 0) {
             throw new IllegalArgumentException("no files");
         }
-        List<EtlFile> opened = new ArrayList<>(paths.length);
-        try {
-            for (Path p : paths) {
-                opened.add(EtlFile.open(p));
-            }
-        } catch (IOException | RuntimeException e) {
-            opened.forEach(EtlFile::close);
-            throw e;
-        }
-        return new EventStream("files " + Arrays.toString(paths), StreamOptions.direct(), null, null, List.copyOf(opened));
+        return new FileEventStream(TraceFile.open(settings, paths), paths);
     }
 
     // ------------------------------------------------------------------------------------------ handlers
 
     /** Runs {@code action} for every record. */
-    public EventStream onEvent(Consumer<EventRecord> action) {
-        return add(new Handler(null, -1, null, action));
-    }
+    EventStream onEvent(Consumer<EventRecord> action);
 
     /** Runs {@code action} for the records of {@code provider}. */
-    public EventStream onEvent(Guid provider, Consumer<EventRecord> action) {
-        return add(new Handler(Objects.requireNonNull(provider, "provider"), -1, null, action));
-    }
+    EventStream onEvent(Guid provider, Consumer<EventRecord> action);
 
-    /** Runs {@code action} for the records of {@code provider} with event id {@code eventId}. */
-    public EventStream onEvent(Guid provider, int eventId, Consumer<EventRecord> action) {
-        if (eventId < 0 || eventId > 0xFFFF) {
-            throw new IllegalArgumentException("event id must be 0..65535, got " + eventId);
-        }
-        return add(new Handler(Objects.requireNonNull(provider, "provider"), eventId, null, action));
-    }
+    /** Runs {@code action} for the records of {@code provider} with event id {@code eventId} (0..65535). */
+    EventStream onEvent(Guid provider, int eventId, Consumer<EventRecord> action);
 
     /**
      * Runs {@code action} for the records of {@code provider} named {@code eventName}: the TraceLogging event name,
      * or the decoded name (see {@link EventRecord#eventName()}). Matching a name decodes non-TraceLogging events of
      * that provider (once per record).
      */
-    public EventStream onEvent(Guid provider, String eventName, Consumer<EventRecord> action) {
-        return add(new Handler(Objects.requireNonNull(provider, "provider"), -1, Objects.requireNonNull(eventName, "eventName"), action));
-    }
+    EventStream onEvent(Guid provider, String eventName, Consumer<EventRecord> action);
 
     /** Runs {@code action} (on the handler thread) whenever events are reported lost; see {@link LostEvents}. */
-    public EventStream onLost(Consumer<LostEvents> action) {
-        lostHandlers.add(Objects.requireNonNull(action, "action"));
-        return this;
-    }
+    EventStream onLost(Consumer<LostEvents> action);
 
     /**
      * Runs {@code action} with exceptions thrown by handlers and errors reported by the source. Without any, they
@@ -207,33 +128,16 @@ public final class EventStream implements AutoCloseable {
      * at most one line a minute with the count, while {@link EventStreamStatistics} counts every one). A handler that
      * throws does not stop the stream.
      */
-    public EventStream onError(Consumer<Throwable> action) {
-        errorHandlers.add(Objects.requireNonNull(action, "action"));
-        return this;
-    }
+    EventStream onError(Consumer<Throwable> action);
 
     /** Runs {@code action} once when the stream closes (ends by itself or is closed). */
-    public EventStream onClose(Runnable action) {
-        closeHandlers.add(Objects.requireNonNull(action, "action"));
-        return this;
-    }
+    EventStream onClose(Runnable action);
 
-    /** Registers the providers of an instrumentation manifest, to decode their events. */
-    public EventStream addManifest(Path manifest) throws IOException {
-        decoding.decoder.manifests().register(manifest);
-        return this;
-    }
+    /** Registers the providers of an instrumentation manifest file, to decode their events. */
+    EventStream addManifest(Path manifest) throws IOException;
 
-    private EventStream add(Handler h) {
-        Objects.requireNonNull(h.action, "action");
-        synchronized (lock) {
-            Handler[] now = handlers;
-            Handler[] more = Arrays.copyOf(now, now.length + 1);
-            more[now.length] = h;
-            handlers = more;
-        }
-        return this;
-    }
+    /** Registers the providers of an instrumentation manifest given as XML bytes (e.g. a class-path resource's). */
+    EventStream addManifest(byte[] manifestXml) throws IOException;
 
     // ------------------------------------------------------------------------------------------ running
 
@@ -242,372 +146,31 @@ public final class EventStream implements AutoCloseable {
      *
      * @throws IllegalStateException if the stream was started or closed already
      */
-    public void start() {
-        begin();
-        try {
-            run();
-        } finally {
-            finish();
-        }
-    }
+    void start();
 
     /**
      * Runs the stream on a new daemon platform thread ({@code etw4j-stream-...}) and returns at once.
      *
      * @throws IllegalStateException if the stream was started or closed already
      */
-    public void startAsync() {
-        begin();
-        Thread t = new Thread(() -> {
-            try {
-                run();
-            } finally {
-                finish();
-            }
-        }, "etw4j-stream-" + description);
-        t.setDaemon(true);
-        t.start();
-    }
+    void startAsync();
 
     /** Waits until the stream has terminated (closed and its close actions run); true if it has. */
-    public boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    }
+    boolean awaitTermination(Duration timeout) throws InterruptedException;
 
     /** Waits, without limit, until the stream has terminated. */
-    public void awaitTermination() throws InterruptedException {
-        terminated.await();
-    }
+    void awaitTermination() throws InterruptedException;
 
     /** Whether {@link #close()} was called or the stream ended. */
-    public boolean isClosed() {
-        return closing;
-    }
+    boolean isClosed();
 
     /** The options (file streams: direct hand-off). */
-    public StreamOptions options() {
-        return options;
-    }
+    StreamOptions options();
 
     /** Counters now; exact once the stream has terminated. */
-    public EventStreamStatistics statistics() {
-        return new EventStreamStatistics(received, dispatched, dropped, discarded.get(), lostBySession, handlerErrors.get());
-    }
+    EventStreamStatistics statistics();
 
     /** Stops the stream; idempotent; does not wait (see {@link #awaitTermination}). */
     @Override
-    public void close() {
-        boolean neverStarted;
-        synchronized (lock) {
-            if (closeCalled) {
-                return;
-            }
-            closeCalled = true;
-            closing = true;
-            neverStarted = state == State.NEW;
-            if (neverStarted) {
-                state = State.DONE;
-            }
-        }
-        if (consumer != null) {
-            consumer.close(); // makes ProcessTrace return; safe from any thread
-        }
-        if (neverStarted) {
-            finish();
-        }
-    }
-
-    private void begin() {
-        synchronized (lock) {
-            if (state != State.NEW || closing) {
-                throw new IllegalStateException("the stream over " + description + " was " + (closing ? "closed" : "started") + " already");
-            }
-            state = State.RUNNING;
-        }
-    }
-
-    private void run() {
-        try {
-            if (files != null) {
-                runFiles();
-            } else if (queue == null) {
-                consumer.process();
-            } else {
-                runQueued();
-            }
-        } catch (Throwable t) {
-            fireError(t);
-        }
-    }
-
-    private void runFiles() {
-        long lost = 0;
-        long buffersLost = 0;
-        for (EtlFile f : files) {
-            lost += f.header().eventsLost();
-            buffersLost += f.header().buffersLost();
-        }
-        if (lost > 0 || buffersLost > 0) {
-            lostBySession = lost;
-            fireLost(new LostEvents(LostEvents.Source.SESSION, lost, buffersLost));
-        }
-        EtlCursor cursor = files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
-        while (!closing && cursor.advance()) {
-            received++;
-            view.resetFile(adapter.of(cursor.record()));
-            decoding.observe(adapter);
-            dispatched++;
-            dispatch(view);
-        }
-    }
-
-    private void runQueued() throws InterruptedException {
-        Thread delivery = new Thread(() -> {
-            try {
-                consumer.process();
-            } catch (Throwable t) {
-                enqueueControl(new Failure(t));
-            } finally {
-                enqueueControl(END);
-            }
-        }, "etw4j-stream-delivery-" + description);
-        delivery.setDaemon(true);
-        deliveryThread = delivery;
-        delivery.start();
-        while (!closing) {
-            Object o = queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-            reportPending();
-            if (o == null) {
-                continue;
-            }
-            if (o == END) {
-                break;
-            }
-            if (o instanceof Failure f) {
-                fireError(f.error());
-                continue;
-            }
-            dispatched++;
-            dispatch((EventRecord) o);
-        }
-        if (closing) {
-            consumer.close();
-            delivery.join(TimeUnit.SECONDS.toMillis(10));
-            long left = 0;
-            for (Object o; (o = queue.poll()) != null; ) {
-                if (o instanceof EventRecord) {
-                    left++;
-                } else if (o instanceof Failure f) {
-                    fireError(f.error());
-                }
-            }
-            discarded.addAndGet(left);
-        }
-        reportPending();
-    }
-
-    /** Queues END or a failure for the handler thread, unless the stream is being closed. */
-    private void enqueueControl(Object o) {
-        try {
-            while (!queue.offer(o, POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                if (closing) {
-                    if (o instanceof Failure f) {
-                        LOG.log(System.Logger.Level.WARNING, "event stream over " + description + " closed with an error", f.error());
-                    }
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void finish() {
-        if (!finished.compareAndSet(false, true)) {
-            return;
-        }
-        closing = true;
-        if (consumer != null) {
-            consumer.close();
-        }
-        Thread d = deliveryThread;
-        if (d != null && d != Thread.currentThread()) {
-            try {
-                d.join(TimeUnit.SECONDS.toMillis(10));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (files != null) {
-            files.forEach(EtlFile::close);
-        }
-        synchronized (lock) {
-            state = State.DONE;
-            closeCalled = true;
-        }
-        for (Runnable r : closeHandlers) {
-            try {
-                r.run();
-            } catch (Throwable t) {
-                fireError(t);
-            }
-        }
-        terminated.countDown();
-    }
-
-    // ------------------------------------------------------------------------------------------ dispatch
-
-    private void dispatch(EventRecord r) {
-        for (Handler h : handlers) {
-            try {
-                if (h.matches(r)) {
-                    h.action.accept(r);
-                }
-            } catch (Throwable t) {
-                handlerErrors.incrementAndGet();
-                fireError(t);
-            }
-        }
-    }
-
-    private void reportPending() {
-        if (pendingDropped.get() != 0) {
-            long d = pendingDropped.getAndSet(0);
-            fireLost(new LostEvents(LostEvents.Source.STREAM_QUEUE, d, 0));
-        }
-        if (pendingSessionLost.get() != 0 || pendingSessionBuffersLost.get() != 0) {
-            long e = pendingSessionLost.getAndSet(0);
-            long b = pendingSessionBuffersLost.getAndSet(0);
-            fireLost(new LostEvents(LostEvents.Source.SESSION, e, b));
-        }
-        for (Throwable t; (t = pendingErrors.poll()) != null; ) {
-            fireError(t);
-        }
-    }
-
-    private void fireLost(LostEvents lost) {
-        for (Consumer<LostEvents> h : lostHandlers) {
-            try {
-                h.accept(lost);
-            } catch (Throwable t) {
-                handlerErrors.incrementAndGet();
-                fireError(t);
-            }
-        }
-    }
-
-    private void fireError(Throwable error) {
-        if (errorHandlers.isEmpty()) {
-            errorLog.warn("event stream over " + description, error);
-            return;
-        }
-        for (Consumer<Throwable> h : errorHandlers) {
-            try {
-                h.accept(error);
-            } catch (Throwable t) {
-                errorLog.warn("onError handler of the event stream over " + description + " failed", t);
-            }
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "EventStream[" + description + ", " + options.backpressure() + (closing ? ", closed]" : "]");
-    }
-
-    // ------------------------------------------------------------------------------------------ internals
-
-    /** One registered action with its routing key (provider, id, name; null/-1 = any). */
-    private static final class Handler {
-        final boolean anyProvider;
-        final long msb;
-        final long lsb;
-        final int eventId;
-        final String name;
-        final Consumer<EventRecord> action;
-
-        Handler(Guid provider, int eventId, String name, Consumer<EventRecord> action) {
-            this.anyProvider = provider == null;
-            this.msb = provider == null ? 0 : provider.mostSignificantBits();
-            this.lsb = provider == null ? 0 : provider.leastSignificantBits();
-            this.eventId = eventId;
-            this.name = name;
-            this.action = action;
-        }
-
-        boolean matches(EventRecord r) {
-            if (!anyProvider && (r.providerIdMsb() != msb || r.providerIdLsb() != lsb)) {
-                return false;
-            }
-            if (eventId >= 0 && r.eventId() != eventId) {
-                return false;
-            }
-            return name == null || name.equals(r.eventName());
-        }
-    }
-
-    /**
-     * What the backend delivers to, on its delivery thread: handlers directly ({@link Backpressure#NONE}) or
-     * copies into the queue.
-     */
-    private final class DeliverySink implements RecordSink {
-        @Override
-        public void onRecord(RawEventRecord record) {
-            received++;
-            if (closing) {
-                discarded.incrementAndGet();
-                return;
-            }
-            decoding.observe(record); // the stream's processes and volumes, in delivery order
-            if (queue == null) {
-                view.resetLive(record);
-                dispatched++;
-                dispatch(view);
-                return;
-            }
-            // The copy is decoded on the handler thread, after the callback: platform (TDH) schemas must be
-            // looked up now, while the record can still ask.
-            decoding.decoder.prefetchPlatformSchema(record);
-            if (options.backpressure() == Backpressure.DROP_NEWEST) {
-                // Only this thread adds records, so space seen here is still there for the offer below.
-                if (queue.remainingCapacity() == 0 || !queue.offer(EventRecord.copyOf(record, decoding))) {
-                    dropped++;
-                    pendingDropped.incrementAndGet();
-                }
-                return;
-            }
-            EventRecord copy = EventRecord.copyOf(record, decoding);
-            try {
-                while (!queue.offer(copy, POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                    if (closing) {
-                        discarded.incrementAndGet();
-                        return;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                discarded.incrementAndGet();
-            }
-        }
-
-        @Override
-        public void onLost(long events, long buffers) {
-            lostBySession += events;
-            if (queue == null) {
-                fireLost(new LostEvents(LostEvents.Source.SESSION, events, buffers));
-            } else {
-                pendingSessionLost.addAndGet(events);
-                pendingSessionBuffersLost.addAndGet(buffers);
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            if (queue == null) {
-                fireError(error);
-            } else {
-                pendingErrors.add(error);
-            }
-        }
-    }
+    void close();
 }

@@ -3,6 +3,7 @@ package org.etw4j.consumer;
 import java.nio.ByteBuffer;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.spi.RawEventRecord;
@@ -21,13 +22,19 @@ final class RecordDecoding {
      * What the stream's kernel events said so far (processes, threads, volume mapping, file names); fed by the
      * delivery thread in stream order, read by handler threads: guarded by its own monitor.
      */
-    private final TraceContext context = new TraceContext();
+    private volatile TraceContext context = new TraceContext();
+    /** Whether {@link #present} shows events through the context (file names, processes). */
+    private volatile boolean presents = true;
 
     /**
      * Lets the stream's context learn from {@code r} (a process, thread, image, file-name or volume-mapping event);
      * cheap for the others. Called once per record, in stream order, on the delivery thread.
      */
     void observe(RawEventRecord r) {
+        TraceContext context = this.context;
+        if (context == null) {
+            return;
+        }
         if (TraceContext.describesTrace(r)) {
             DecodedEvent e = decoder.decode(r);
             synchronized (context) {
@@ -38,9 +45,40 @@ final class RecordDecoding {
 
     /** The process {@code e} (the decoded form of {@code r}) belongs to, as far as the stream has told; or null. */
     ProcessInfo process(RawEventRecord r, DecodedEvent e) {
+        TraceContext context = this.context;
+        if (context == null) {
+            return null;
+        }
         synchronized (context) {
             int pid = context.processIdOf(r, e);
             return pid == -1 ? null : context.processes().find(pid, r.timestamp());
+        }
+    }
+
+    /**
+     * Shows {@code view} (the decoded form of {@code r}) through the context: drive-letter paths, file names of file
+     * keys, the process (as {@code etw dump} shows events); nothing without a context.
+     */
+    void present(RawEventRecord r, EventView view) {
+        TraceContext context = this.context;
+        if (context == null || !presents) {
+            return;
+        }
+        synchronized (context) {
+            context.present(r, view);
+        }
+    }
+
+    /** Takes {@code learned}, a first pass's context over the whole trace, instead of learning in stream order. */
+    void learned(TraceContext learned) {
+        this.context = learned;
+    }
+
+    /** Without a context ({@code on} false), events are not attributed to processes at all. */
+    void presentWith(boolean on) {
+        this.presents = on;
+        if (!on) {
+            this.context = null;
         }
     }
 

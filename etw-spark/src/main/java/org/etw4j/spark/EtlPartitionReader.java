@@ -25,19 +25,16 @@ import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.FieldText;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.TdhMetadata;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
-import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlWarning;
 import org.etw4j.consumer.etl.EtlWarningListener;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
@@ -68,13 +65,12 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
     private final Set<String> providerIds = new HashSet<>();
     private final Set<String> providerNames = new HashSet<>();
     private final ArrayDeque<EtlWarning> pending = new ArrayDeque<>();
-    private final EtlRecordEvent record = new EtlRecordEvent();
     /** Whether warnings are being collected (not during the context pass, which sees the same problems). */
     private boolean collecting = true;
 
     private EtlFile file;
     private EtlClock clock;
-    private EtlCursor cursor;
+    private FilePass cursor;
     private EventDecoder decoder;
     private TraceContext context;
     private boolean started;
@@ -135,7 +131,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 finished = true;
                 continue;
             }
-            EtlRecordView view = cursor.record();
+            EtlRecordView view = cursor.view();
             EtlScanCounters.RECORDS.increment();
             if (row(view)) {
                 return true;
@@ -183,10 +179,10 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         if (decode) {
             decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
             if (options.context()) {
-                context = new TraceContext();
                 collecting = false;
                 try {
-                    contextPass();
+                    EtlScanCounters.CONTEXT_PASSES.increment();
+                    context = FilePass.learnContext(List.of(file), decoder, true);
                 } catch (EtlFormatException e) {
                     collecting = true;
                     stopOn(e);
@@ -196,7 +192,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 }
             }
         }
-        cursor = file.cursor(EtlOrder.TIME, partition.firstBuffer(), partition.endBuffer(),
+        cursor = FilePass.over(file, partition.firstBuffer(), partition.endBuffer(),
                 (index, processor, flush) -> {
                     if (pushdown.hasTimeBounds() && !pushdown.mayHoldMatches(clock.toFileTime(flush), flush == 0)) {
                         return false;
@@ -204,29 +200,6 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                     EtlScanCounters.BUFFERS.increment();
                     return true;
                 });
-    }
-
-    /** The whole file's processes, volumes, file names and in-band manifests/metadata, as TraceEvent's TraceLog. */
-    private void contextPass() {
-        EtlScanCounters.CONTEXT_PASSES.increment();
-        EtlCursor c = file.cursor();
-        while (c.advance()) {
-            EtlRecordEvent r = record.of(c.record());
-            if (TraceContext.describesTrace(r)) {
-                context.learn(r, decoder);
-            } else if (carriesSchemas(r)) {
-                decoder.decode(r); // harvests the schema into the registry
-            }
-        }
-    }
-
-    /** EventSource manifest events (id 0xFFFE) and KernelTraceControl MetaData events, which the decoder harvests. */
-    private static boolean carriesSchemas(EtlRecordEvent r) {
-        if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
-            Guid g = TdhMetadata.METADATA_CLASS;
-            return r.providerIdMsb() == g.mostSignificantBits() && r.providerIdLsb() == g.leastSignificantBits();
-        }
-        return r.id() == ManifestRegistry.MANIFEST_EVENT_ID;
     }
 
     /** Ends the partition on a problem the reader cannot step over: thrown in FAILFAST, else one problem row. */
@@ -274,7 +247,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         DecodedEvent e = null;
         boolean needName = !providerNames.isEmpty();
         if (decode || needName) {
-            EtlRecordEvent r = record.of(v);
+            EtlRecordEvent r = cursor.record();
             if (decoder == null) {
                 decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
             }

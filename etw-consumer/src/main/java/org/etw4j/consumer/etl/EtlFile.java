@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -192,22 +193,45 @@ public final class EtlFile implements AutoCloseable {
         if (firstBuffer < 0 || endBuffer < firstBuffer) {
             throw new IllegalArgumentException("buffer range [" + firstBuffer + ", " + endBuffer + ") is not valid");
         }
+        return MergingCursor.ofStreams(streams(order, firstBuffer, endBuffer, filter));
+    }
+
+    /**
+     * One cursor over the records of several files in time order: merged by the FILETIME each file's own clock
+     * gives, ties broken by the order of {@code files} (within a file, the file's own time order). Closing the
+     * files is the caller's job.
+     *
+     * @throws IllegalArgumentException when {@code files} is empty
+     */
+    public static EtlCursor merge(List<EtlFile> files) {
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("no files");
+        }
+        return MergingCursor.ofFiles(files);
+    }
+
+    /** The record streams of a cursor (one per processor in time order, one in file order); they share memory. */
+    RecordStream[] streams(EtlOrder order, long firstBuffer, long endBuffer, EtlBufferFilter filter) {
         checkOpen();
         cursors.increment();
-        return cursor(order, firstBuffer, endBuffer, filter, new InflateMemory(this));
+        return streams(order, firstBuffer, endBuffer, filter, new InflateMemory(this));
     }
 
     /** {@link #cursor(EtlOrder, long, long, EtlBufferFilter)} with the given decompression bounds (tests). */
     EtlCursor cursor(EtlOrder order, long firstBuffer, long endBuffer, EtlBufferFilter filter, InflateMemory memory) {
+        return MergingCursor.ofStreams(streams(order, firstBuffer, endBuffer, filter, memory));
+    }
+
+    private RecordStream[] streams(EtlOrder order, long firstBuffer, long endBuffer, EtlBufferFilter filter,
+                                   InflateMemory memory) {
         if (order == EtlOrder.FILE) {
-            return new MergingCursor(new RecordStream[] {
-                new RecordStream(this, -1, 0, memory, firstBuffer, endBuffer, filter)});
+            return new RecordStream[] {new RecordStream(this, -1, 0, memory, firstBuffer, endBuffer, filter)};
         }
         RecordStream[] streams = new RecordStream[processors.length];
         for (int i = 0; i < streams.length; i++) {
             streams[i] = new RecordStream(this, processors[i], i, memory, firstBuffer, endBuffer, filter);
         }
-        return new MergingCursor(streams);
+        return streams;
     }
 
     /** Unmaps the file. Idempotent. */

@@ -6,8 +6,8 @@ package org.etw4j.consumer.etl;
  * Immutable value; thread-safe.
  *
  * <p>Invariant: {@code seen == returned + warned + pending()}, where {@link #pending()} are records already read
- * from their buffer and held by the time-ordered merge (at most one per processor stream, or per file in
- * {@link EtlMergedCursor}); once a cursor has reached its end, pending is 0 and
+ * from their buffer and held by the time-ordered merge (at most one per processor stream of each merged file,
+ * {@link EtlFile#merge}); once a cursor has reached its end, pending is 0 and
  * {@code seen == returned + warned}. What a warning skips without a record boundary to count (a bad buffer, the
  * rest of a buffer after a record whose size cannot be trusted, undecodable compressed data, non-padding bytes
  * after the data) is not a record seen: it is one warning with the offset of the skipped bytes.

@@ -1,43 +1,82 @@
 package org.etw4j.consumer.etl;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
- * K-way merge of {@link RecordStream}s by raw timestamp: a binary min-heap of streams, each positioned on
- * its next record. With one stream it is the file-order cursor.
+ * The reader's one merge: a K-way merge of {@link RecordStream}s (one per processor of each file) by timestamp,
+ * with a binary min-heap of streams, each positioned on its next record. Within one file the key is the raw
+ * timestamp; across several files (each with its own raw clock) it is the FILETIME each file's clock converts it
+ * to, ties broken by the order the files were given in, then by raw timestamp and processor. As the conversion is
+ * monotonic, the records of one file keep their one-file order, so several files merge exactly as their own
+ * cursors merged one after the other would. With one stream it is the file-order cursor.
  *
- * <p>Not thread-safe; one thread advances it. Per record: one stream advance and one sift-down; no
- * allocation. Ties are broken by stream id (processor order), so the order is deterministic.
+ * <p>Not thread-safe; one thread advances it. Per record: one stream advance and one sift-down; no allocation.
+ * The order is deterministic. Created through {@link EtlFile#cursor(EtlOrder, long, long, EtlBufferFilter)} and
+ * {@link EtlFile#merge(List)}.
  */
 final class MergingCursor implements EtlCursor {
     private final RecordStream[] heap;
     /** All streams, for the record accounting (the heap drops the ones that ended). */
     private final RecordStream[] streams;
+    /** Several files: keys are FILETIME, converted by each record's own file clock. */
+    private final boolean acrossFiles;
     private long returned;
     private final EtlRecordView view = new EtlRecordView();
+    private final EtlRecordEvent event = new EtlRecordEvent();
     private int count;
     private boolean started;
     private RecordStream current;
-    private long lastTimestamp = Long.MIN_VALUE;
+    private long lastKey = Long.MIN_VALUE;
     private long outOfOrder;
 
-    MergingCursor(RecordStream[] streams) {
+    private MergingCursor(RecordStream[] streams, boolean acrossFiles) {
         this.heap = streams;
         this.streams = streams.clone();
+        this.acrossFiles = acrossFiles;
+        event.of(view);
+    }
+
+    /** The merge of one file's streams (raw timestamps). */
+    static MergingCursor ofStreams(RecordStream[] streams) {
+        return new MergingCursor(streams, false);
+    }
+
+    /** The merge of several files' time-ordered streams (FILETIME, then file order). */
+    static MergingCursor ofFiles(List<EtlFile> files) {
+        if (files.size() == 1) {
+            return ofStreams(files.get(0).streams(EtlOrder.TIME, 0, Long.MAX_VALUE, EtlBufferFilter.ALL));
+        }
+        List<RecordStream> all = new ArrayList<>();
+        for (int rank = 0; rank < files.size(); rank++) {
+            for (RecordStream s : files.get(rank).streams(EtlOrder.TIME, 0, Long.MAX_VALUE, EtlBufferFilter.ALL)) {
+                s.fileRank = rank;
+                all.add(s);
+            }
+        }
+        return new MergingCursor(all.toArray(new RecordStream[0]), true);
     }
 
     @Override
     public boolean advance() {
         if (!started) {
             started = true;
-            for (RecordStream s : heap) {
+            for (RecordStream s : streams) {
                 if (s.advance()) {
+                    s.mergeKey = key(s);
                     heap[count++] = s;
                 }
+            }
+            for (int i = count; i < heap.length; i++) {
+                heap[i] = null;
             }
             for (int i = count / 2 - 1; i >= 0; i--) {
                 siftDown(i);
             }
         } else if (current != null) {
-            if (!current.advance()) {
+            if (current.advance()) {
+                current.mergeKey = key(current);
+            } else {
                 heap[0] = heap[--count];
                 heap[count] = null;
             }
@@ -51,14 +90,18 @@ final class MergingCursor implements EtlCursor {
             return false;
         }
         current = heap[0];
-        long ts = current.timestamp;
-        if (ts < lastTimestamp) {
+        long key = current.mergeKey;
+        if (key < lastKey) {
             outOfOrder++;
         }
-        lastTimestamp = ts;
+        lastKey = key;
         view.attach(current);
         returned++;
         return true;
+    }
+
+    private long key(RecordStream s) {
+        return acrossFiles ? s.file.clock().toFileTime(s.timestamp) : s.timestamp;
     }
 
     @Override
@@ -67,6 +110,12 @@ final class MergingCursor implements EtlCursor {
             throw new IllegalStateException(started ? "no more records" : "advance() has not been called");
         }
         return view;
+    }
+
+    @Override
+    public EtlRecordEvent event() {
+        record();
+        return event;
     }
 
     @Override
@@ -86,6 +135,12 @@ final class MergingCursor implements EtlCursor {
     }
 
     private static boolean before(RecordStream a, RecordStream b) {
+        if (a.mergeKey != b.mergeKey) {
+            return a.mergeKey < b.mergeKey;
+        }
+        if (a.fileRank != b.fileRank) {
+            return a.fileRank < b.fileRank;
+        }
         return a.timestamp < b.timestamp || (a.timestamp == b.timestamp && a.id < b.id);
     }
 

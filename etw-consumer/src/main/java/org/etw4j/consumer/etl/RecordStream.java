@@ -62,6 +62,10 @@ final class RecordStream {
     int headerType;
     HeaderKind kind;
     long timestamp;
+    /** The merge's key of the current record ({@link MergingCursor}: the raw timestamp, or FILETIME across files). */
+    long mergeKey;
+    /** The merge's tie-breaker between files (the order the files were given in); 0 in a one-file merge. */
+    int fileRank;
     int userDataOffset;
     int extCount;
     int[] extOffsets = new int[4];

@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.spi.RawEventRecord;
 
 /**
@@ -173,14 +171,10 @@ public final class Timeline {
                 origin = Math.min(origin, start);
             }
         }
-        EtlCursor c = cursor(files);
-        if (c.advance()) {
-            origin = Math.min(origin, new EtlRecordEvent().of(c.record()).timestamp());
+        FilePass pass = FilePass.over(files);
+        if (pass.advance()) {
+            origin = Math.min(origin, pass.record().timestamp());
         }
         return origin == Long.MAX_VALUE ? 0 : origin;
-    }
-
-    private static EtlCursor cursor(List<EtlFile> files) {
-        return files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
     }
 }

@@ -17,12 +17,10 @@ import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.TraceContext;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlMergedCursor;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.ReadFraction;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -141,20 +139,18 @@ public final class TraceModel {
         passOver(files, v -> { }, each, fraction);
     }
 
+    /** {@link #passOver(List, java.util.function.Consumer, java.util.function.DoubleConsumer)}, each record's view too. */
     private static void passOver(List<EtlFile> files, java.util.function.Consumer<EtlRecordView> view,
                                  java.util.function.Consumer<RawEventRecord> each,
                                  java.util.function.DoubleConsumer fraction) {
-        EtlRecordEvent r = new EtlRecordEvent();
-        ReadFraction done = new ReadFraction(files);
-        EtlCursor c = cursor(files);
+        FilePass pass = FilePass.over(files);
         long n = 0;
-        while (c.advance()) {
-            EtlRecordView v = c.record();
+        while (pass.advance()) {
             if ((++n & 0xFFF) == 0) {
-                fraction.accept(done.at(v));
+                fraction.accept(pass.fraction());
             }
-            view.accept(v);
-            each.accept(r.of(v));
+            view.accept(pass.view());
+            each.accept(pass.record());
         }
         fraction.accept(1.0);
     }
@@ -172,10 +168,6 @@ public final class TraceModel {
         pass.accept(s::accept);
         m.profile = s.finish();
         return m;
-    }
-
-    private static EtlCursor cursor(List<EtlFile> files) {
-        return files.size() == 1 ? files.get(0).cursor() : EtlMergedCursor.of(files);
     }
 
     // ------------------------------------------------------------------------------------------ queries

@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlLogfileHeader;
-import org.etw4j.consumer.etl.EtlMergedCursor;
+import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.writer.EtlWriter;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.LogfileHeaderLayout;
 import org.etw4j.format.SystemTraceHeaderLayout;
@@ -123,11 +123,8 @@ public final class Relogger {
     /** Writes the records that pass the filters to {@code output} (created or replaced). */
     public RelogResult relogTo(Path output) throws IOException {
         Objects.requireNonNull(output, "output");
-        List<EtlFile> files = new ArrayList<>(inputs.size());
+        List<EtlFile> files = FilePass.open(inputs, EtlReadOptions.DEFAULT);
         try {
-            for (Path p : inputs) {
-                files.add(EtlFile.open(p));
-            }
             return relog(files, output);
         } finally {
             files.forEach(EtlFile::close);
@@ -150,9 +147,9 @@ public final class Relogger {
         long retimed = 0;
         EtlWriter writer = EtlWriter.create(output, header, startRaw);
         try {
-            EtlCursor cursor = files.size() == 1 ? base.cursor() : EtlMergedCursor.of(files);
-            while (cursor.advance()) {
-                EtlRecordView r = cursor.record();
+            FilePass pass = FilePass.over(files);
+            while (pass.advance()) {
+                EtlRecordView r = pass.view();
                 read++;
                 if (isLogfileHeader(r)) {
                     headers++;

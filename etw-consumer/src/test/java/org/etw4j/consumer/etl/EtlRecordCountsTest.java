@@ -121,7 +121,7 @@ class EtlRecordCountsTest {
         Path b = write(EtlRecordKindsTest.allKinds(true).build());
         try (EtlFile fa = EtlFile.open(a, EtlReadOptions.lenient(EtlWarningListener.IGNORE));
              EtlFile fb = EtlFile.open(b, EtlReadOptions.lenient(EtlWarningListener.IGNORE))) {
-            EtlMergedCursor c = EtlMergedCursor.of(List.of(fa, fb));
+            EtlCursor c = EtlFile.merge(List.of(fa, fb));
             long n = 0;
             while (c.advance()) {
                 n++;

@@ -399,7 +399,7 @@ class EtlRecordKindsTest {
             b.add(0, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 2, 77L + 2L * i, bytes()));
         }
         try (EtlFile fa = EtlFile.open(write(a)); EtlFile fb = EtlFile.open(write(b))) {
-            EtlMergedCursor m = EtlMergedCursor.of(List.of(fa, fb));
+            EtlCursor m = EtlFile.merge(List.of(fa, fb));
             List<String> seen = new ArrayList<>();
             long last = Long.MIN_VALUE;
             while (m.advance()) {
@@ -413,6 +413,48 @@ class EtlRecordKindsTest {
             assertEquals(0, m.outOfOrderCount());
             assertThrows(IllegalStateException.class, m::record);
         }
+    }
+
+    /**
+     * Several files merge as their own time-ordered cursors merged one after the other would: equal FILETIMEs go by
+     * file order, and within a file by raw timestamp (two raw ticks share one FILETIME unit at 2e7 Hz), not by
+     * processor. A merge keyed on FILETIME and processor alone would put each file's processor 0 first.
+     */
+    @Test
+    void equalFileTimesKeepFileOrderThenEachFilesOwnOrder() throws IOException {
+        EtlBuilder a = twoProcessorsTwoTicksPerUnit();
+        EtlBuilder b = twoProcessorsTwoTicksPerUnit();
+        try (EtlFile fa = EtlFile.open(write(a)); EtlFile fb = EtlFile.open(write(b))) {
+            List<String> own = new ArrayList<>();
+            EtlCursor one = fa.cursor();
+            while (one.advance()) {
+                if (one.record().kind() == HeaderKind.PERFINFO_TRACE_HEADER) {
+                    own.add("p" + one.record().processorIndex() + "@" + one.record().timestamp());
+                }
+            }
+            assertEquals(List.of("p1@1000000", "p0@1000001", "p1@1000002", "p0@1000003"), own, "one file: raw order");
+            EtlCursor m = EtlFile.merge(List.of(fa, fb));
+            List<String> seen = new ArrayList<>();
+            while (m.advance()) {
+                EtlRecordView r = m.record();
+                if (r.kind() == HeaderKind.PERFINFO_TRACE_HEADER) {
+                    seen.add((r.file() == fa ? "a" : "b") + "p" + r.processorIndex() + "@" + r.timestamp());
+                }
+            }
+            assertEquals(List.of("ap1@1000000", "ap0@1000001", "bp1@1000000", "bp0@1000001",
+                    "ap1@1000002", "ap0@1000003", "bp1@1000002", "bp0@1000003"), seen);
+            assertEquals(0, m.outOfOrderCount());
+        }
+    }
+
+    private static EtlBuilder twoProcessorsTwoTicksPerUnit() {
+        EtlBuilder f = new EtlBuilder();
+        f.perfFreq = 20_000_000L;
+        for (int i = 0; i < 2; i++) {
+            f.add(0, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 1, T0 + 2L * i + 1, bytes()));
+            f.add(1, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 1, T0 + 2L * i, bytes()));
+        }
+        return f;
     }
 
     private static void assertBytes(byte[] expected, ByteBuffer actual) {

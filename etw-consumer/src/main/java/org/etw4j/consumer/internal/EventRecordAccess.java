@@ -1,0 +1,60 @@
+package org.etw4j.consumer.internal;
+
+import java.util.Objects;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventView;
+import org.etw4j.spi.RawEventRecord;
+
+/**
+ * What {@link EventRecord} keeps out of its public API, for etw4j's own formatters ({@code etw dump} and
+ * {@code etw live} write from the record's backend form and decoded view): the record as the backend SPI type, its
+ * reused decoded view shown through the trace context, and its decoded value. Applications read the record's own
+ * getters; this bridge is the JDK's "shared secrets" pattern, set once by {@code EventRecord}'s class initializer.
+ *
+ * <p>Thread-safe; stateless apart from the bridge.
+ */
+public final class EventRecordAccess {
+    /** The bridge EventRecord implements. */
+    public interface Bridge {
+        RawEventRecord raw(EventRecord e);
+
+        EventView view(EventRecord e);
+
+        DecodedEvent decoded(EventRecord e);
+    }
+
+    private static volatile Bridge bridge;
+
+    private EventRecordAccess() {
+    }
+
+    /**
+     * Installs the bridge; called once, by {@code EventRecord}.
+     *
+     * @throws IllegalStateException when a bridge is installed already
+     */
+    public static void install(Bridge b) {
+        synchronized (EventRecordAccess.class) {
+            if (bridge != null) {
+                throw new IllegalStateException("the EventRecord bridge is installed already");
+            }
+            bridge = Objects.requireNonNull(b, "bridge");
+        }
+    }
+
+    /** The record as the backend SPI type ({@code EVENT_RECORD}): a view unless {@code e} is a copy. */
+    public static RawEventRecord raw(EventRecord e) {
+        return bridge.raw(e);
+    }
+
+    /** {@code e} decoded into its stream's or reader's reused view, shown through the trace context. */
+    public static EventView view(EventRecord e) {
+        return bridge.view(e);
+    }
+
+    /** {@code e}'s decoded value (computed on first use, then kept). */
+    public static DecodedEvent decoded(EventRecord e) {
+        return bridge.decoded(e);
+    }
+}
