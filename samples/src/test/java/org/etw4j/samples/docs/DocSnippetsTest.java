@@ -49,7 +49,7 @@ class DocSnippetsTest {
             "import java.io.*;", "import java.nio.file.*;", "import java.time.*;", "import java.util.*;",
             "import org.etw4j.*;", "import org.etw4j.controller.*;", "import org.etw4j.provider.*;",
             "import org.etw4j.tracelogging.*;", "import org.etw4j.spi.RawEventRecord;", "import org.etw4j.consumer.*;", "import org.etw4j.consumer.decode.*;",
-            "import org.etw4j.consumer.etl.*;", "import org.etw4j.consumer.model.*;", "import org.etw4j.jfr.*;",
+            "import org.etw4j.consumer.etl.*;", "import org.etw4j.consumer.model.*;", "import org.etw4j.consumer.output.*;", "import org.etw4j.jfr.*;",
             "import org.etw4j.junit.*;", "import org.etw4j.report.*;", "import org.etw4j.opentelemetry.*;",
             "import io.opentelemetry.sdk.OpenTelemetrySdk;", "import io.opentelemetry.sdk.trace.SdkTracerProvider;",
             "import io.opentelemetry.sdk.logs.SdkLoggerProvider;",
@@ -67,6 +67,7 @@ class DocSnippetsTest {
                     + " EtlCursor cursor = EtlFile.open(Path.of(\"trace.etl\")).cursor();"
                     + " EtlRecordEvent record = new EtlRecordEvent(); StringBuilder line = new StringBuilder();",
             "try (JfrToEtw bridge = JfrToEtw.start(", "",
+            ".timeRange(from, to)", "Instant from = null; Instant to = null;",
             "service.handle(\"/index\");", "static class Service { void handle(String path) { } } Service service = new Service();");
 
     /** Blocks that are run, by one of their lines, with a line their output must contain. */

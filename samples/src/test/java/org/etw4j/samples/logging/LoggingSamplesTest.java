@@ -25,7 +25,9 @@ class LoggingSamplesTest {
     }
 
     private static void check(List<String> lines, String provider) {
-        List<String> events = lines.stream().filter(l -> l.startsWith(provider + "/FormattedMessage")).toList();
+        // Each event printed as EventRecord.toString(): etw dump's text line (timestamp, pid, tid, cpu, level, then
+        // PROVIDER/EVENT and the fields).
+        List<String> events = lines.stream().filter(l -> l.contains("  " + provider + "/FormattedMessage ")).toList();
         assertEquals(3, events.size(), String.join("\n", lines));
         assertTrue(events.get(0).contains("order 1001 placed"), events.get(0));
         assertTrue(events.get(2).contains("card declined"), events.get(2));
