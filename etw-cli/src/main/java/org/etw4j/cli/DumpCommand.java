@@ -12,7 +12,6 @@ import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderSelection;
-import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import picocli.CommandLine.Command;
@@ -32,7 +31,7 @@ import picocli.CommandLine.Spec;
  * the etw4j-Demo provider (so that files made by {@code etw record --demo-load} decode). The reader's default two
  * passes, as TraceEvent's TraceLog reads a trace, show every event through the trace's context: file names in
  * drive-letter form, the process each event belongs to. Events are written from the reader's reused view
- * ({@link EventRecordAccess#view}), without building a {@code DecodedEvent} for the events it reads in place.
+ * ({@link EventFormatter#write(EventRecord)}), without building a {@code DecodedEvent} for the events it reads in place.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         header = "Print the decoded events of .etl files (text, jsonl or csv).",
@@ -94,7 +93,7 @@ final class DumpCommand implements Callable<Integer> {
                     progress.total(PROGRESS_SCALE);
                     progress.update((long) (in.progress() * PROGRESS_SCALE), shown + " records");
                 }
-                output.write(EventRecordAccess.raw(e), EventRecordAccess.view(e), e.exactTimestamp());
+                output.write(e);
                 written++;
             }
             output.flush();

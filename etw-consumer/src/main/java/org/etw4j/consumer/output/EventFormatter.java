@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.EventField;
@@ -20,6 +21,7 @@ import org.etw4j.consumer.decode.InType;
 import org.etw4j.consumer.decode.OutType;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.consumer.json.Utf8Buffer;
 import org.etw4j.format.EventHeaderLayout;
@@ -160,6 +162,15 @@ public final class EventFormatter implements Flushable {
         this.eachEvent = eachEvent;
         this.buf = new Utf8Buffer(eachEvent ? 1024 : CHUNK + (CHUNK >> 2));
         this.json = new JsonWriter(buf);
+    }
+
+    /**
+     * Writes one event as {@code etw dump} does: its header fields, its decoded form shown through the trace context
+     * (valid during the call) and its exact timestamp. Clients format events through this, not through the record's
+     * backend form.
+     */
+    public void write(EventRecord e) {
+        write(EventRecordAccess.raw(e), EventRecordAccess.view(e), e.exactTimestamp());
     }
 
     /** Writes one event: {@code r} for the header fields, {@code e} its decoded form, {@code time} its timestamp. */
