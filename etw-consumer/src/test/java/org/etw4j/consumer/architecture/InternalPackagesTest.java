@@ -112,16 +112,42 @@ class InternalPackagesTest {
         List<Path> modules = modules(root);
         Map<Path, Set<String>> declared = declared(modules);
         List<String> offences = new ArrayList<>();
+        Set<String> excepted = new TreeSet<>();
         for (Path m : modules) {
             for (Path f : javaFiles(m)) {
+                String file = root.relativize(f).toString().replace('\\', '/');
                 for (String used : foreignInternals(read(f), declared.get(m))) {
-                    offences.add(root.relativize(f) + " uses " + used);
+                    if (NAMED_EXCEPTIONS.containsKey(file)) {
+                        excepted.add(file);
+                    } else {
+                        offences.add(file + " uses " + used);
+                    }
                 }
             }
         }
         assertEquals(List.of(), offences, "internal packages are private to their module (class-path users such as"
                 + " Spark are not stopped by JPMS)");
+        assertEquals(NAMED_EXCEPTIONS.keySet(), excepted, "a named exception that no longer reaches into an internal"
+                + " package leaves this list");
     }
+
+    /**
+     * The files that still reach into {@code org.etw4j.consumer.internal}, each with why, until the public reading
+     * API gives them what they use (issue 19, item 7): the one file pass ({@code FilePass}) came before a public
+     * buffer-range read for Spark's splits and a public cursor loop for the benchmarks, and the live command's and
+     * the session tally's access to the decoded value came before a public accessor. The list only shrinks: a file
+     * that no longer needs its exception fails the test until it is removed here.
+     */
+    private static final Map<String, String> NAMED_EXCEPTIONS = Map.of(
+            "etw-spark/src/main/java/org/etw4j/spark/EtlPartitionReader.java",
+            "reads a split's buffer range through FilePass.over(file, first, end, filter); needs a public range read",
+            "benchmarks/src/main/java/org/etw4j/bench/DumpBenchmark.java", "measures the FilePass loop dump runs",
+            "benchmarks/src/main/java/org/etw4j/bench/ViewDecodeBenchmark.java", "measures decoding over FilePass",
+            "benchmarks/src/main/java/org/etw4j/bench/EtlScanBenchmark.java", "measures the FilePass scan",
+            "etw-cli/src/main/java/org/etw4j/cli/LiveCommand.java",
+            "formats live events from EventRecordAccess.decoded (a live record has no reused view yet)",
+            "etw-cli/src/main/java/org/etw4j/cli/SessionTally.java",
+            "reads source/hasFieldErrors of the decoded value through EventRecordAccess.decoded");
 
     /** The scan sees the modules that run on the class path, and finds the consumer's own internal package. */
     @Test
