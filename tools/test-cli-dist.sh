@@ -44,7 +44,7 @@ for f in CLI.md LICENSE NOTICE lib/launcher/select-jdk.sh lib/launcher/etw-aot.s
          "lib/etw-consumer-$version.jar" "lib/etw-api-$version.jar" "lib/etw-native-bindings-$version.jar"; do
     [ -f "$DIST/$f" ] || fail "$f missing"
 done
-ls "$DIST"/lib/picocli-*.jar >/dev/null 2>&1 || fail "picocli missing from lib/"
+ls "$DIST"/lib/etw-picocli-*.jar >/dev/null 2>&1 || fail "picocli (etw-picocli, rebuilt for the start-up cache) missing from lib/"
 [ -x "$work/zip/$name/bin/etw" ] || fail "bin/etw in the zip is not executable"
 diff <(cd "$work/tgz" && find . -type f | sort) <(cd "$work/zip" && find . -type f | sort) >/dev/null \
     || fail "the zip and the tar.gz hold different files"

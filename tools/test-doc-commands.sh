@@ -28,6 +28,7 @@ not_run() {
         "./mvnw -B -q -pl etw-spark"*|"-Dfleet.input="*|"spark-submit"*|"etw-spark/target/"*) echo "Spark jobs: etw-spark's tests run the data source; spark-submit is not installed" ;;
         "./mvnw -pl native-bindings"*) echo "RealEtwTest needs Windows (the Windows workflow runs it)" ;;
         "etw profile / etw timeline"*) echo "names two commands, not a command line" ;;
+        "mkdir -p target/etw-examples"*) echo "made in every command's own folder below, before the command runs" ;;
         "./etw demo"*|"etw demo"*) echo "" ;;   # run below
         *) return 1 ;;
     esac
@@ -60,6 +61,8 @@ while IFS=$'\t' read -r where line; do
     run="${run//..\/shared/$SHARED}"
     run="$(printf '%s' "$run" | sed "s# trace.etl# $TRACE#g; s# ClrEtwAll.man# $MAN#g")"
     dir=$(mktemp -d "$ROOT/target/doc-command.XXXXXX")
+    # The examples write into target/ (docs/cli.md starts with mkdir -p target/etw-examples; a built tree has it).
+    mkdir -p "$dir/target/etw-examples"
     # shellcheck disable=SC2086 # the documented command line, split as the shell would
     (cd "$dir" && ETW_JAVA_OPTS=-Detw4j.backend=simulated eval "$run" >"$dir.out" 2>&1) \
         || { tail -20 "$dir.out" >&2; fail "$where: '$cmd' exits non-zero"; }
