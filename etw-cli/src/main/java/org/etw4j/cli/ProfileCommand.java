@@ -90,6 +90,7 @@ final class ProfileCommand implements Callable<Integer> {
                     f.close();
                 }
             }
+            long allSamples = profile.sampleCount();
             if (!processes.isEmpty()) {
                 profile = profile.filter(this::selected);
             }
@@ -100,8 +101,19 @@ final class ProfileCommand implements Callable<Integer> {
             }
             write(profile, target.writer());
             target.commit();
+            int code = warnings.report(spec.commandLine().getErr(), "profile", warningsOption.list);
+            if (!processes.isEmpty() && profile.sampleCount() == 0 && allSamples > 0) {
+                // the trace has samples but the selection took none: as dump's --provider, a distinct status, so a
+                // script can tell a misspelt process from a process that did not run
+                java.io.PrintWriter err = spec.commandLine().getErr();
+                err.println("etw profile: no process matched --process " + String.join(",", processes) + " ("
+                        + allSamples + " samples in other processes; a name matches case-insensitively, '.exe' "
+                        + "optional, or give the PID)");
+                err.flush();
+                return EtwCommand.NO_MATCH;
+            }
+            return code;
         }
-        return warnings.report(spec.commandLine().getErr(), "profile", warningsOption.list);
     }
 
     private void write(CpuProfile profile, Appendable out) throws IOException {

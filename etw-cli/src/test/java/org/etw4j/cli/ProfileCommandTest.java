@@ -109,9 +109,11 @@ class ProfileCommandTest {
             assertTrue(line.startsWith("Test.x64 (3676);Thread ("), line);
         }
         Cli.Result none = Cli.run("profile", trace().toString(), "--process", "nosuch");
-        assertEquals(0, none.code());
+        // the trace has samples, the selection none: a distinct status, as dump's --provider (exit 0 before)
+        assertEquals(EtwCommand.NO_MATCH, none.code(), none.toString());
         assertEquals("", none.out());
         assertTrue(none.err().contains("no CPU samples of the selected processes"), none.toString());
+        assertTrue(none.err().contains("no process matched --process nosuch"), none.toString());
     }
 
     @Test
