@@ -128,7 +128,9 @@ final class TraceWarnings implements EtlWarningListener {
             perFile.merge(w.file(), 1L, Long::sum);
             if (list) {
                 err.println(command + ": warning: " + w.file() + ": " + w.kind() + " at offset " + w.fileOffset()
-                        + " (0x" + Long.toHexString(w.fileOffset()) + "), buffer " + w.bufferIndex() + ": "
+                        + " (0x" + Long.toHexString(w.fileOffset()) + ")"
+                        // a whole-file warning (the header's buffer count) belongs to no buffer: say none, not "-1"
+                        + (w.bufferIndex() < 0 ? "" : ", buffer " + w.bufferIndex()) + ": "
                         + w.message().replace('\n', ' '));
             }
         }
