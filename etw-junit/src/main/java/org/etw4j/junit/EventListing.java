@@ -57,7 +57,7 @@ final class EventListing {
         if (!r.isNull()) {
             sb.append(" related=").append(r);
         }
-        String fields = EventFormatter.fieldsText(e.decoded());
+        String fields = EventFormatter.fieldsText(e);
         if (fields.length() > MAX_FIELDS_TEXT) {
             return sb.append(fields, 0, MAX_FIELDS_TEXT).append("...(").append(fields.length()).append(" chars)");
         }

@@ -230,12 +230,13 @@ public final class EventFormatter implements Flushable {
     }
 
     /**
-     * The fields part of {@link #text(DecodedEvent)}: {@code " Name=value;"} per field, then the undecoded bytes
-     * if any (empty when there are neither); how etw-junit's failure listings show an event's fields.
+     * The fields part of the text form of {@code e}: {@code " Name=value;"} per field, then the undecoded bytes if
+     * any (empty when there are neither), read from the record's decoded view as {@link #write(EventRecord)} reads
+     * it; how etw-junit's failure listings show an event's fields.
      */
-    public static String fieldsText(DecodedEvent e) {
+    public static String fieldsText(EventRecord e) {
         EventFormatter f = new EventFormatter(EventFormat.TEXT, Writer.nullWriter());
-        f.fieldsText(f.decodedEvents.of(e));
+        f.fieldsText(EventRecordAccess.view(e));
         return f.buf.toString();
     }
 
@@ -388,7 +389,7 @@ public final class EventFormatter implements Flushable {
 
     /**
      * The text form's field list, {@code " Name=value;"} per field, then {@code " <undecoded>=hex;"} when bytes
-     * were left over (also {@link #text(DecodedEvent)}'s and {@link #fieldsText(DecodedEvent)}'s).
+     * were left over (also {@link #text(DecodedEvent)}'s and {@link #fieldsText(EventRecord)}'s).
      */
     private void fieldsText(EventView e) {
         for (int i = 0, n = e.fieldCount(); i < n; i++) {
