@@ -31,8 +31,9 @@ import org.etw4j.spi.RawEventRecord;
 /**
  * Writes decoded events in one of the {@link EventFormat}s: the one rendering of an event as text, JSON Lines or
  * CSV ({@code etw dump}, {@code etw live}, {@code EventRecord.toString/toJson}), and, through its static forms, of
- * an event's values wherever else they are shown ({@link #text}, {@link #fieldsText}, {@link #fieldText},
- * {@link #json}, {@link #fieldsJson}: etw-junit's listings, Spark's columns, the timeline's arguments).
+ * an event's values wherever else they are shown ({@link #text(DecodedEvent)}, {@link #fieldsText(EventRecord)},
+ * {@link #fieldText(EventField)}, {@link #json(DecodedEvent)}, {@link #fieldsJson(JsonWriter, List)}: etw-junit's
+ * listings, Spark's columns, the timeline's arguments).
  *
  * <p>Not thread-safe: one writer thread; reusable for any number of events. It reads the record (header fields)
  * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
@@ -250,7 +251,10 @@ public final class EventFormatter implements Flushable {
 
     /**
      * The decoded event as one typed JSON object, without the record's header: each field with its manifest type,
-     * label and label kind, in order, structs nested (Spark's {@code fields_json}; form in {@link TypedEventJson}).
+     * label and label kind, in order, structs nested (Spark's {@code fields_json}):
+     * {@code {"provider":..,"providerId":..,"event":..,"task":..,"opcode":..,"id":..,"version":..,"source":..,
+     * "payloadLength":..,["process":{..},]"fields":[{"name":..,"type":"win:UInt64","value":..[,"label":..,
+     * "labelKind":..,"flags":[..]][,"error":..,"raw":"hex"]},..][,"undecoded":"hex"][,"message":..][,"notes":[..]]}}.
      * Values by the JSON rule of {@link EventFormat#JSONL}.
      */
     public static String json(DecodedEvent e) {
