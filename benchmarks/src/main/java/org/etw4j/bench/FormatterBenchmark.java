@@ -2,14 +2,13 @@ package org.etw4j.bench;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -52,10 +51,9 @@ public class FormatterBenchmark {
     public String manifest;
 
     private EtlFile etl;
-    private EtlCursor cursor;
+    private FilePass pass;
     private EventView view;
     private EventFormatter formatter;
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     @Setup
     public void open() throws IOException {
@@ -67,7 +65,7 @@ public class FormatterBenchmark {
         formatter = new EventFormatter(EventFormat.valueOf(format.toUpperCase(java.util.Locale.ROOT)),
                 OutputStream.nullOutputStream());
         etl = EtlFile.open(Corpus.file(file));
-        cursor = etl.cursor();
+        pass = FilePass.over(List.of(etl));
     }
 
     @TearDown
@@ -75,25 +73,26 @@ public class FormatterBenchmark {
         etl.close();
     }
 
-    private EtlRecordView next() {
-        if (!cursor.advance()) {
-            cursor = etl.cursor();
-            cursor.advance();
+    /** Moves the consumer's one read loop on, starting it over at the end of the file. */
+    private FilePass next() {
+        if (!pass.advance()) {
+            pass = FilePass.over(List.of(etl));
+            pass.advance();
         }
-        return cursor.record();
+        return pass;
     }
 
     @Benchmark
     public void format() {
-        EtlRecordView r = next();
-        formatter.write(adapter.of(r), view.decode(adapter), r.timestampInstant());
+        FilePass p = next();
+        formatter.write(p.record(), view.decode(p.record()), p.view().timestampInstant());
     }
 
     /** The peer: the same decode and timestamp, nothing written. */
     @Benchmark
     public void decodeOnly(Blackhole bh) {
-        EtlRecordView r = next();
-        bh.consume(view.decode(adapter.of(r)).fieldCount());
-        bh.consume(r.timestampInstant());
+        FilePass p = next();
+        bh.consume(view.decode(p.record()).fieldCount());
+        bh.consume(p.view().timestampInstant());
     }
 }

@@ -11,9 +11,9 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.DecodedEventText;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.internal.EventRecordAccess;
+import org.etw4j.consumer.output.EventFormatter;
 
 /**
  * What one real-time session delivered to the demo's {@link org.etw4j.consumer.EventStream}: counts per event
@@ -93,7 +93,7 @@ final class SessionTally {
         Guid act = r.activityId();
         return new Sample(kind.displayName() + ": level " + r.level() + ", keyword 0x" + Long.toHexString(r.keyword())
                 + ", tid " + r.threadId() + ", activity " + (act.isNull() ? "none" : act.toString()),
-                DecodedEventText.format(e));
+                EventFormatter.text(e));
     }
 
     /** Handler for loss reports (session or stream queue). */

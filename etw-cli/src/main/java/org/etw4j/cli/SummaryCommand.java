@@ -10,10 +10,9 @@ import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.UndecodedEvents;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlSummary;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Command;
@@ -153,15 +152,15 @@ final class SummaryCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    /** The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them. */
+    /**
+     * The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them, in the consumer's one
+     * read loop over the file already open for the summary (no second mapping, no trace context: only the schema
+     * matters here).
+     */
     private static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder) {
         UndecodedEvents u = new UndecodedEvents();
-        EtlCursor cursor = file.cursor();
-        EtlRecordEvent record = new EtlRecordEvent();
         EventView event = new EventView(decoder);
-        while (cursor.advance()) {
-            u.add(event.decode(record.of(cursor.record())));
-        }
+        FilePass.over(List.of(file)).forEach(r -> u.add(event.decode(r)), done -> { });
         return u;
     }
 

@@ -3,7 +3,7 @@ package org.etw4j.junit;
 import java.util.List;
 import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
-import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.output.EventFormatter;
 
 /**
  * The text failure messages end with: the captured events, one a line, bounded to the first {@link #LIMIT} with
@@ -12,6 +12,8 @@ import org.etw4j.consumer.decode.EventField;
 final class EventListing {
     /** How many events a failure message lists at most. */
     static final int LIMIT = 25;
+    /** How many characters of an event's fields a listing line shows at most. */
+    static final int MAX_FIELDS_TEXT = 400;
 
     private EventListing() {
     }
@@ -37,7 +39,12 @@ final class EventListing {
         return sb.toString();
     }
 
-    /** One event: provider/name, descriptor facts, activity ids, fields. */
+    /**
+     * One event: provider/name, descriptor facts, activity ids (what the assertions select on), then its fields as
+     * {@code etw dump} and {@code EventRecord.toString()} show them ({@link EventFormatter}'s text rule: integers
+     * signed or unsigned as the schema says, hexadecimal types as {@code 0x...}, labels, line breaks as
+     * {@code \n}), cut after {@link #MAX_FIELDS_TEXT} characters so that a long string does not drown the listing.
+     */
     static StringBuilder line(StringBuilder sb, EventRecord e) {
         sb.append(e.providerName()).append('/').append(e.eventName())
                 .append(" id=").append(e.eventId()).append(" level=").append(e.level())
@@ -50,16 +57,10 @@ final class EventListing {
         if (!r.isNull()) {
             sb.append(" related=").append(r);
         }
-        List<EventField> fields = e.getFields();
-        sb.append(" {");
-        for (int i = 0; i < fields.size(); i++) {
-            EventField f = fields.get(i);
-            sb.append(i == 0 ? "" : ", ").append(f.name()).append('=');
-            FieldValues.text(sb, f.value());
-            if (f.hasError()) {
-                sb.append(" (error: ").append(f.error()).append(')');
-            }
+        String fields = EventFormatter.fieldsText(e);
+        if (fields.length() > MAX_FIELDS_TEXT) {
+            return sb.append(fields, 0, MAX_FIELDS_TEXT).append("...(").append(fields.length()).append(" chars)");
         }
-        return sb.append('}');
+        return sb.append(fields);
     }
 }

@@ -50,6 +50,14 @@ class FailureAndCleanupTest {
         }
 
         @Test
+        void unsignedAndMultiLineValues(CapturedEvents events) {
+            try (EtwProvider p = EtwProvider.register(PROVIDER)) {
+                p.event(Fixtures.SIZE).uint64(-1L).int64(-1L).string("line 1\nline 2").write();
+            }
+            events.assertThat().hasEvent("Tock");
+        }
+
+        @Test
         void wrongCount(CapturedEvents events) {
             Fixtures.ticks(PROVIDER, 3, "z");
             events.assertThat().hasCount("Tick", 4);
@@ -123,7 +131,7 @@ class FailureAndCleanupTest {
 
     @Test
     void everyFixtureTestEndedAsExpected() {
-        failingRun().testEvents().assertStatistics(s -> s.started(7).failed(6).aborted(1).succeeded(0));
+        failingRun().testEvents().assertStatistics(s -> s.started(8).failed(7).aborted(1).succeeded(0));
     }
 
     @Test
@@ -137,8 +145,8 @@ class FailureAndCleanupTest {
         String session = Fixtures.SESSIONS.get("wrongFieldValue");
         assertTrue(m.contains("\nCaptured 30 events (session " + session + ", providers [" + PROVIDER + "] at level 5,"
                 + " MatchAnyKeyword 0xffffffffffffffff, MatchAllKeyword 0x0), the first 25:\n  #1 " + PROVIDER
-                + "/Tick id=0 level=4 opcode=0 keyword=0x1 {n=0, label=\"x\"}\n  #2 "), m);
-        assertTrue(m.contains("\n  #25 " + PROVIDER + "/Tick id=0 level=4 opcode=0 keyword=0x1 {n=24, label=\"x\"}\n  ... and 5 more"), m);
+                + "/Tick id=0 level=4 opcode=0 keyword=0x1 n=0; label=x;\n  #2 "), m);
+        assertTrue(m.contains("\n  #25 " + PROVIDER + "/Tick id=0 level=4 opcode=0 keyword=0x1 n=24; label=x;\n  ... and 5 more"), m);
         assertFalse(m.contains("#26"), "at most 25 listed");
     }
 
@@ -146,8 +154,20 @@ class FailureAndCleanupTest {
     void aMissingEventNamesTheEventsThereWere() {
         String m = failureOf("missingEvent").getMessage();
         assertTrue(m.startsWith("expected an event named \"Tock\", but none was captured; names captured: {Tick=2}\nCaptured 2 events (session "), m);
-        assertTrue(m.endsWith(":\n  #1 " + PROVIDER + "/Tick id=0 level=4 opcode=0 keyword=0x1 {n=0, label=\"y\"}\n  #2 "
-                + PROVIDER + "/Tick id=0 level=4 opcode=0 keyword=0x1 {n=1, label=\"y\"}"), m);
+        assertTrue(m.endsWith(":\n  #1 " + PROVIDER + "/Tick id=0 level=4 opcode=0 keyword=0x1 n=0; label=y;\n  #2 "
+                + PROVIDER + "/Tick id=0 level=4 opcode=0 keyword=0x1 n=1; label=y;"), m);
+    }
+
+    /**
+     * The listing shows values by the formatter's text rule, as etw dump and EventRecord.toString() do: a UINT64 of
+     * all ones is 18446744073709551615 (the listing's own rule printed Java's signed -1), an INT64 stays -1, a line
+     * break in a string is \n.
+     */
+    @Test
+    void theListingShowsValuesAsEtwDumpDoes() {
+        String m = failureOf("unsignedAndMultiLineValues").getMessage();
+        assertTrue(m.endsWith(":\n  #1 " + PROVIDER + "/Size id=0 level=4 opcode=0 keyword=0x1"
+                + " bytes=18446744073709551615; delta=-1; note=line 1\\nline 2;"), m);
     }
 
     @Test

@@ -14,6 +14,9 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 final class Fixtures {
     static final TraceLoggingEvent TICK = TraceLoggingEvent.builder("Tick").level(Level.INFORMATIONAL).keyword(0x1)
             .int32Field("n").stringField("label").build();
+    /** An event with an unsigned and a signed 64-bit field and a string (the listing's value rule). */
+    static final TraceLoggingEvent SIZE = TraceLoggingEvent.builder("Size").level(Level.INFORMATIONAL).keyword(0x1)
+            .uint64Field("bytes").int64Field("delta").stringField("note").build();
 
     /** What fixture tests tell their runner: test method name -> session name. */
     static final Map<String, String> SESSIONS = new ConcurrentHashMap<>();

@@ -34,7 +34,7 @@ public enum EtlColumn {
     HEADER_KIND("header_kind", DataTypes.StringType, false),
     /** The decoded fields by name, values as text (labels, drive-letter paths); repeated names get {@code #2}... */
     FIELDS("fields", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType, true), true),
-    /** The decoded event as one JSON object (etw-consumer's DecodedEventJson: typed values, order kept). */
+    /** The decoded event as one JSON object (EventFormatter.json: typed values, order kept). */
     FIELDS_JSON("fields_json", DataTypes.StringType, true),
     /** Where the record lies: buffer index and offset in it (stable keys; the split reader's unit). */
     BUFFER_INDEX("buffer_index", DataTypes.LongType, false),

@@ -21,10 +21,8 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventField;
-import org.etw4j.consumer.decode.FieldText;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.etl.EtlFile;
@@ -35,6 +33,7 @@ import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlWarning;
 import org.etw4j.consumer.etl.EtlWarningListener;
 import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
@@ -291,7 +290,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
             case RELATED_ACTIVITY_ID -> relatedActivity(v);
             case HEADER_KIND -> UTF8String.fromString(v.kind().name());
             case FIELDS -> e == null ? null : fieldMap(e);
-            case FIELDS_JSON -> e == null ? null : UTF8String.fromString(DecodedEventJson.format(e));
+            case FIELDS_JSON -> e == null ? null : UTF8String.fromString(EventFormatter.json(e));
             case BUFFER_INDEX -> v.bufferIndex();
             case RECORD_OFFSET -> v.offsetInBuffer();
             case PAYLOAD -> {
@@ -337,7 +336,10 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         return guid(Guid.readFrom(v.extendedData(i), 0));
     }
 
-    /** The fields as text by name; a repeated name gets {@code #2}, {@code #3}... as in {@code etw dump}'s JSON. */
+    /**
+     * The fields as text by name, each value by the formatter's text rule; a repeated name gets {@code #2},
+     * {@code #3}... as in {@code etw dump}'s JSON.
+     */
     private static ArrayBasedMapData fieldMap(DecodedEvent e) {
         List<EventField> fields = e.fields();
         List<Object> keys = new ArrayList<>(fields.size());
@@ -346,7 +348,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         for (EventField f : fields) {
             int n = seen.merge(f.name(), 1, Integer::sum);
             keys.add(UTF8String.fromString(n > 1 ? f.name() + "#" + n : f.name()));
-            values.add(UTF8String.fromString(FieldText.display(f)));
+            values.add(UTF8String.fromString(EventFormatter.fieldText(f)));
         }
         return new ArrayBasedMapData(new GenericArrayData(keys.toArray()), new GenericArrayData(values.toArray()));
     }

@@ -5,80 +5,18 @@ import java.util.function.Consumer;
 import org.etw4j.consumer.json.JsonWriter;
 
 /**
- * The JSON form of a decoded event (stateless, thread-safe, nothing to close), one object per event (suitable
- * for JSON Lines):
- * <pre>{@code
- * {"provider":"Microsoft-Windows-DotNETRuntime","providerId":"e13c0d23-...","event":"GC/CreateSegment",
- *  "task":"GC","opcode":"CreateSegment","id":5,"version":1,"source":"MANIFEST","payloadLength":22,
- *  "fields":[{"name":"Address","type":"win:UInt64","value":1855...},{"name":"Type","type":"win:UInt32",
- *  "value":0,"label":"SmallObjectHeap"}, ...],
- *  "undecoded":"hex" (only when non-empty), "message":"..." (only when the schema has one),
- *  "notes":[...] (only when non-empty)}
- * }</pre>
- * An event a {@link TraceContext} presented has {@code "process":{"id":..,"name":..,"imageFileName":..,
- * "imagePath":..,"imageNtPath":..,"parentId":..,"commandLine":..}} after {@code payloadLength} (see
- * {@link #process}). A field's {@code "label"} is a value map's name, a flag set's names joined by {@code |}
- * ({@code "labelKind":"FLAGS"}, with the names as a list in {@code "flags"} beside the raw number in
- * {@code "value"}), or the drive-letter form of the NT path in {@code "value"} ({@code "labelKind":"DOS_PATH"});
- * an NT path the trace's volume mapping does not cover has {@code "labelKind":"UNMAPPED_NT_PATH"} and no label.
+ * The JSON value rule of decoded fields, shared by every JSON form of an event (the formatter's JSON Lines and typed
+ * JSON, the timeline's event arguments): stateless, thread-safe, nothing to close. Applications format events with
+ * {@code org.etw4j.consumer.output.EventFormatter}, which writes through these.
  *
- *
- * <p>Fields are an array so their order and duplicate names survive. Values: integers
- * as JSON numbers (unsigned 64-bit values unsigned), except hexadecimal out types and pointers, which are
- * strings {@code "0x..."}; doubles as numbers ({@code NaN}/infinities as strings); booleans; strings; GUIDs and
- * instants (ISO-8601 UTC) as strings; byte arrays as lower-case hex strings; arrays as arrays; structs as
- * objects of their members. A failed field has {@code "error"} and {@code "raw"} (hex) and its partial value
- * if any. Written with etw-consumer's {@link JsonWriter}; {@link #writeValue} is the value rule shared with other
- * JSON forms of decoded fields (the {@code etw} command's JSON Lines).
+ * <p>Values: integers as JSON numbers, signed or unsigned as the field's in type says (unsigned 64-bit values
+ * unsigned), except hexadecimal out types and pointers, which are strings {@code "0x..."}; doubles as numbers
+ * ({@code NaN}/infinities as strings); booleans; strings; GUIDs and instants (ISO-8601 UTC) as strings; byte
+ * arrays as lower-case hex strings; arrays as arrays; structs as the caller's form writes them. The compact
+ * fields object ({@link #fieldsObject}) and the process object ({@link #process}) are written here too.
  */
 public final class DecodedEventJson {
     private DecodedEventJson() {
-    }
-
-    /** The event as a JSON object. */
-    public static String format(DecodedEvent e) {
-        StringBuilder sb = new StringBuilder(256);
-        appendTo(sb, e);
-        return sb.toString();
-    }
-
-    /** Appends the event's JSON object to {@code sb}. */
-    public static StringBuilder appendTo(StringBuilder sb, DecodedEvent e) {
-        write(new JsonWriter(sb), e);
-        return sb;
-    }
-
-    /** Writes the event's JSON object as the next value of {@code w}. */
-    public static void write(JsonWriter w, DecodedEvent e) {
-        w.beginObject()
-                .member("provider", e.providerName())
-                .member("providerId", e.providerId().toString())
-                .member("event", e.eventName())
-                .member("task", e.taskName())
-                .member("opcode", e.opcodeName())
-                .member("id", e.eventId())
-                .member("version", e.version())
-                .member("source", e.source().name())
-                .member("payloadLength", e.payloadLength());
-        if (e.process() != null) {
-            w.name("process");
-            process(w, e.process());
-        }
-        w.name("fields").beginArray();
-        for (EventField f : e.fields()) {
-            field(w, f);
-        }
-        w.endArray();
-        if (e.undecodedLength() > 0) {
-            w.member("undecoded", FieldText.hex(e.undecoded()));
-        }
-        if (e.message() != null) {
-            w.member("message", e.message());
-        }
-        if (!e.notes().isEmpty()) {
-            w.name("notes").stringArray(e.notes());
-        }
-        w.endObject();
     }
 
     /**
@@ -100,41 +38,6 @@ public final class DecodedEventJson {
         }
         if (!p.commandLine().isEmpty()) {
             w.member("commandLine", p.commandLine());
-        }
-        w.endObject();
-    }
-
-    private static void field(JsonWriter w, EventField f) {
-        w.beginObject().member("name", f.name()).member("type", f.inType().manifestName());
-        if (f.value() != null) {
-            w.name("value");
-            writeValue(w, f, f.value(), s -> structMembers(w, s));
-        }
-        if (f.label() != null) {
-            w.member("label", f.label());
-        }
-        if (f.labelKind() != EventField.LabelKind.NONE && f.labelKind() != EventField.LabelKind.NAME) {
-            w.member("labelKind", f.labelKind().name());
-        }
-        if (f.labelKind() == EventField.LabelKind.FLAGS) {
-            w.name("flags").stringArray(f.flagNames());
-        }
-        if (f.error() != null) {
-            w.member("error", f.error()).member("raw", FieldText.hex(f.raw()));
-        }
-        w.endObject();
-    }
-
-    /** A struct as an object of its members' values; a failed member as {@code {"error":...,"raw":...}}. */
-    private static void structMembers(JsonWriter w, StructValue s) {
-        w.beginObject();
-        for (EventField m : s.fields()) {
-            w.name(m.name());
-            if (m.error() != null) {
-                w.beginObject().member("error", m.error()).member("raw", FieldText.hex(m.raw())).endObject();
-            } else {
-                writeValue(w, m, m.value(), inner -> structMembers(w, inner));
-            }
         }
         w.endObject();
     }

@@ -9,7 +9,7 @@ import java.util.List;
  * {@code %.} and {@code %!} the character itself; a printf-style suffix ({@code %1!s!}) is dropped.
  * Thread-safe; its only state is a bounded cache of compiled templates. Source: MS Learn "FormatMessage" (insert
  * sequences) and "EventManifest schema" (event {@code message}: "%1 .. %n refer to the template's data items in
- * order"). Values print as in the text form ({@link DecodedEventText}); an insert past the last field prints
+ * order"). Values print as in the text form ({@code EventFormatter}'s text rule); an insert past the last field prints
  * as-is.
  */
 public final class EventMessage {

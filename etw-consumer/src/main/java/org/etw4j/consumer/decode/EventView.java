@@ -41,7 +41,7 @@ import org.etw4j.spi.RawEventRecord;
  * gives drive-letter paths or derived fields) is decoded to a {@link DecodedEvent} internally, and every getter
  * answers from it; {@link #isInPlace()} says which. Structs are only reached that way: {@link #field(int)} gives
  * the {@link EventField} with its {@link StructValue}. Either way the getters give exactly what the
- * {@link DecodedEvent} of the same record holds (text forms as {@link DecodedEventText} writes them).
+ * {@link DecodedEvent} of the same record holds (texts by the text rule of {@code org.etw4j.consumer.output.EventFormatter}).
  *
  * <p>Typical use, one view per reading thread:
  * <pre>{@code
@@ -816,7 +816,7 @@ public final class EventView {
     }
 
     /**
-     * Appends field {@code i}'s text as the text form shows it ({@link DecodedEventText}: the label when there is
+     * Appends field {@code i}'s text as the text form shows it (the text rule of {@code EventFormatter}: the label when there is
      * one, else the value as {@link FieldText} renders it; errors as {@code <error: ...; raw=hex>}), without
      * escaping line breaks.
      */
@@ -864,32 +864,6 @@ public final class EventView {
         return sb.append(']');
     }
 
-    /**
-     * The event's line as {@link DecodedEventText#appendTo} writes it: {@code Provider/Event name=value; ...}.
-     */
-    public StringBuilder appendTo(StringBuilder sb) {
-        sb.append(providerName()).append('/').append(eventName());
-        return appendFields(sb);
-    }
-
-    /** The part after the name, as {@link DecodedEventText#appendFields} writes it. */
-    public StringBuilder appendFields(StringBuilder sb) {
-        if (fallback != null) {
-            return DecodedEventText.appendFields(sb, fallback);
-        }
-        for (int i = 0; i < count; i++) {
-            sb.append(' ').append(specs[i].name()).append('=');
-            int from = sb.length();
-            appendText(i, sb);
-            DecodedEventText.escapeFrom(sb, from);
-            sb.append(';');
-        }
-        if (undecodedLength() > 0) {
-            appendUndecodedHex(sb.append(" <undecoded>=")).append(';');
-        }
-        return sb;
-    }
-
     /** The event as a {@link DecodedEvent} that outlives this view (equal to the decoder's for the record). */
     public DecodedEvent copy() {
         if (fallback != null) {
@@ -916,9 +890,10 @@ public final class EventView {
         process = p;
     }
 
+    /** The event's name and field count; its text is {@code EventFormatter}'s (the view is not a rendering). */
     @Override
     public String toString() {
-        return appendTo(new StringBuilder()).toString();
+        return "EventView[" + providerName() + "/" + eventName() + ", " + fieldCount() + " fields]";
     }
 
     // ------------------------------------------------------------------------------------------- JSON support

@@ -28,14 +28,6 @@ public interface EtlCursor {
      */
     EtlRecordView record();
 
-    /**
-     * The current record presented as an {@code EVENT_RECORD} ({@link EtlRecordEvent}), the input of the decoder;
-     * the same object for every record, valid as long as {@link #record()}'s view.
-     *
-     * @throws IllegalStateException before the first and after the last {@link #advance()}
-     */
-    EtlRecordEvent event();
-
     /** Records delivered so far whose timestamp is earlier than the one delivered before them. */
     long outOfOrderCount();
 

@@ -12,7 +12,9 @@ import java.util.List;
  * cursors merged one after the other would. With one stream it is the file-order cursor.
  *
  * <p>Not thread-safe; one thread advances it. Per record: one stream advance and one sift-down; no allocation.
- * The order is deterministic. Created through {@link EtlFile#cursor(EtlOrder, long, long, EtlBufferFilter)} and
+ * The order is deterministic. It is the one merge of etw4j: the consumer's one read loop
+ * ({@code org.etw4j.consumer.internal.FilePass}, under every stream, reader and command) reads through it, and
+ * presents its records to the decoder itself. Created through {@link EtlFile#cursor(EtlOrder, long, long, EtlBufferFilter)} and
  * {@link EtlFile#merge(List)}.
  */
 final class MergingCursor implements EtlCursor {
@@ -23,7 +25,6 @@ final class MergingCursor implements EtlCursor {
     private final boolean acrossFiles;
     private long returned;
     private final EtlRecordView view = new EtlRecordView();
-    private final EtlRecordEvent event = new EtlRecordEvent();
     private int count;
     private boolean started;
     private RecordStream current;
@@ -34,7 +35,6 @@ final class MergingCursor implements EtlCursor {
         this.heap = streams;
         this.streams = streams.clone();
         this.acrossFiles = acrossFiles;
-        event.of(view);
     }
 
     /** The merge of one file's streams (raw timestamps). */
@@ -110,12 +110,6 @@ final class MergingCursor implements EtlCursor {
             throw new IllegalStateException(started ? "no more records" : "advance() has not been called");
         }
         return view;
-    }
-
-    @Override
-    public EtlRecordEvent event() {
-        record();
-        return event;
     }
 
     @Override

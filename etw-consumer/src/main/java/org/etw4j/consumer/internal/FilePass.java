@@ -40,6 +40,8 @@ public final class FilePass {
 
     private final List<EtlFile> files;
     private final EtlCursor cursor;
+    /** The one place records are presented as {@code EVENT_RECORD}s: re-pointed at the cursor's current view. */
+    private final EtlRecordEvent event = new EtlRecordEvent();
     private ReadFraction fraction;
 
     private FilePass(List<EtlFile> files, EtlCursor cursor) {
@@ -91,7 +93,7 @@ public final class FilePass {
 
     /** The current record as an {@code EVENT_RECORD}, the decoder's input. */
     public EtlRecordEvent record() {
-        return cursor.event();
+        return event.of(cursor.record());
     }
 
     /** How far the pass is (0 to 1) once the current record is read (per file, weighted by size). */
@@ -117,7 +119,7 @@ public final class FilePass {
             if ((++n & PROGRESS_MASK) == 0) {
                 progress.accept(fraction());
             }
-            each.accept(cursor.event());
+            each.accept(record());
         }
         progress.accept(1.0);
     }

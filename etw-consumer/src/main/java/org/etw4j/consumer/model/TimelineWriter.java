@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -266,7 +266,7 @@ final class TimelineWriter {
             w.member("sf", h.sf());
         }
         w.name("args");
-        DecodedEventJson.fieldsObject(w, e.fields());
+        EventFormatter.fieldsJson(w, e.fields());
         w.endObject();
         instants++;
     }
@@ -297,9 +297,9 @@ final class TimelineWriter {
             w.member("stopThread", stop.tid());
         }
         w.name("start");
-        DecodedEventJson.fieldsObject(w, e.fields());
+        EventFormatter.fieldsJson(w, e.fields());
         w.name("stop");
-        DecodedEventJson.fieldsObject(w, stop.event().fields());
+        EventFormatter.fieldsJson(w, stop.event().fields());
         w.endObject();
         w.endObject();
         slices++;

@@ -17,6 +17,7 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.decode.FieldText;
 import org.etw4j.consumer.decode.InType;
 import org.etw4j.consumer.decode.OutType;
 import org.etw4j.consumer.decode.ProcessInfo;
@@ -29,7 +30,10 @@ import org.etw4j.spi.RawEventRecord;
 
 /**
  * Writes decoded events in one of the {@link EventFormat}s: the one rendering of an event as text, JSON Lines or
- * CSV ({@code etw dump}, {@code etw live}).
+ * CSV ({@code etw dump}, {@code etw live}, {@code EventRecord.toString/toJson}), and, through its static forms, of
+ * an event's values wherever else they are shown ({@link #text(DecodedEvent)}, {@link #fieldsText(EventRecord)},
+ * {@link #fieldText(EventField)}, {@link #json(DecodedEvent)}, {@link #fieldsJson(JsonWriter, List)}: etw-junit's
+ * listings, Spark's columns, the timeline's arguments).
  *
  * <p>Not thread-safe: one writer thread; reusable for any number of events. It reads the record (header fields)
  * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
@@ -214,6 +218,60 @@ public final class EventFormatter implements Flushable {
         return f.buf.toString();
     }
 
+    /**
+     * The decoded event's line without the record's header, {@code Provider/Event Name=value; ...}: the text form
+     * from the provider on (its field list by the text rule), for messages and listings that have no record.
+     */
+    public static String text(DecodedEvent e) {
+        EventFormatter f = new EventFormatter(EventFormat.TEXT, Writer.nullWriter());
+        EventView v = f.decodedEvents.of(e);
+        f.buf.bytes(f.texts.get(v.providerName())).ascii('/').bytes(f.texts.get(v.eventName()));
+        f.fieldsText(v);
+        return f.buf.toString();
+    }
+
+    /**
+     * The fields part of the text form of {@code e}: {@code " Name=value;"} per field, then the undecoded bytes if
+     * any (empty when there are neither), read from the record's decoded view as {@link #write(EventRecord)} reads
+     * it; how etw-junit's failure listings show an event's fields.
+     */
+    public static String fieldsText(EventRecord e) {
+        EventFormatter f = new EventFormatter(EventFormat.TEXT, Writer.nullWriter());
+        f.fieldsText(EventRecordAccess.view(e));
+        return f.buf.toString();
+    }
+
+    /**
+     * One field's value by the text rule, as the text form shows it after {@code Name=} (label when there is one,
+     * failed fields as {@code <error: why; raw=hex>}), but with line breaks kept: Spark's {@code fields} map.
+     */
+    public static String fieldText(EventField f) {
+        return FieldText.display(f);
+    }
+
+    /**
+     * The decoded event as one typed JSON object, without the record's header: each field with its manifest type,
+     * label and label kind, in order, structs nested (Spark's {@code fields_json}):
+     * {@code {"provider":..,"providerId":..,"event":..,"task":..,"opcode":..,"id":..,"version":..,"source":..,
+     * "payloadLength":..,["process":{..},]"fields":[{"name":..,"type":"win:UInt64","value":..[,"label":..,
+     * "labelKind":..,"flags":[..]][,"error":..,"raw":"hex"]},..][,"undecoded":"hex"][,"message":..][,"notes":[..]]}}.
+     * Values by the JSON rule of {@link EventFormat#JSONL}.
+     */
+    public static String json(DecodedEvent e) {
+        StringBuilder sb = new StringBuilder(256);
+        TypedEventJson.write(new JsonWriter(sb), e);
+        return sb.toString();
+    }
+
+    /**
+     * Writes {@code fields} as the JSON Lines form's {@code "fields"} object (the timeline's event arguments): keyed
+     * by name, a repeated name as {@code Name#2}, a label instead of the number, a flag set as
+     * {@code {"names":[...],"value":n}}, a failed field as {@code {"error":...,"raw":"hex"}}.
+     */
+    public static void fieldsJson(JsonWriter w, List<EventField> fields) {
+        DecodedEventJson.fieldsObject(w, fields);
+    }
+
     private void event(RawEventRecord r, EventView e, ProcessInfo process, Instant time) {
         switch (format) {
             case TEXT -> text(r, e, process, time);
@@ -335,7 +393,7 @@ public final class EventFormatter implements Flushable {
 
     /**
      * The text form's field list, {@code " Name=value;"} per field, then {@code " <undecoded>=hex;"} when bytes
-     * were left over ({@code DecodedEventText.appendFields}'s form).
+     * were left over (also {@link #text(DecodedEvent)}'s and {@link #fieldsText(EventRecord)}'s).
      */
     private void fieldsText(EventView e) {
         for (int i = 0, n = e.fieldCount(); i < n; i++) {

@@ -144,10 +144,15 @@ class InternalPackagesTest {
             "benchmarks/src/main/java/org/etw4j/bench/DumpBenchmark.java", "measures the FilePass loop dump runs",
             "benchmarks/src/main/java/org/etw4j/bench/ViewDecodeBenchmark.java", "measures decoding over FilePass",
             "benchmarks/src/main/java/org/etw4j/bench/EtlScanBenchmark.java", "measures the FilePass scan",
+            "benchmarks/src/main/java/org/etw4j/bench/FormatterBenchmark.java",
+            "measures formatting over FilePass beside its decode-only peer (the same loop, nothing written)",
             "etw-cli/src/main/java/org/etw4j/cli/LiveCommand.java",
             "formats live events from EventRecordAccess.decoded (a live record has no reused view yet)",
             "etw-cli/src/main/java/org/etw4j/cli/SessionTally.java",
-            "reads source/hasFieldErrors of the decoded value through EventRecordAccess.decoded");
+            "reads source/hasFieldErrors of the decoded value through EventRecordAccess.decoded",
+            "etw-cli/src/main/java/org/etw4j/cli/SummaryCommand.java",
+            "lists undecoded events in one FilePass over the file it opened for the summary, into a view: "
+                    + "EventRecord has no allocation-free way to say its schema left the payload undecoded");
 
     /** The scan sees the modules that run on the class path, and finds the consumer's own internal package. */
     @Test

@@ -10,6 +10,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +36,8 @@ class IntegerSignTest {
                         EventField.of("i32", InType.INT32, OutType.NULL, -102, null),
                         EventField.of("i8", InType.INT8, OutType.NULL, -1, null)),
                 8, new byte[0], List.of(), null);
-        assertEquals("P/E i64=-204; u64=18446744073709551412; i32=-102; i8=-1;", DecodedEventText.format(e));
-        String json = DecodedEventJson.format(e);
+        assertEquals("P/E i64=-204; u64=18446744073709551412; i32=-102; i8=-1;", EventFormatter.text(e));
+        String json = EventFormatter.json(e);
         assertTrue(json.contains("{\"name\":\"i64\",\"type\":\"win:Int64\",\"value\":-204}"), json);
         assertTrue(json.contains("{\"name\":\"u64\",\"type\":\"win:UInt64\",\"value\":18446744073709551412}"), json);
         assertTrue(json.contains("{\"name\":\"i8\",\"type\":\"win:Int8\",\"value\":-1}"), json);
@@ -61,10 +62,10 @@ class IntegerSignTest {
         assertEquals(InType.INT16, field(mercury, "int16_type").inType());
         assertEquals(InType.INT32, field(mercury, "int32_type").inType());
         assertEquals(InType.UINT64, field(mercury, "int64_type").inType(), "as the trace's metadata declares it");
-        String text = DecodedEventText.format(mercury);
+        String text = EventFormatter.text(mercury);
         assertTrue(text.contains(" int16_type=-51; int32_type=-102; uint16_type=51; uint32_type=102; "
                 + "int64_type=18446744073709551412; uint64_type=204;"), text);
-        String json = DecodedEventJson.format(mercury);
+        String json = EventFormatter.json(mercury);
         assertTrue(json.contains("{\"name\":\"int32_type\",\"type\":\"win:Int32\",\"value\":-102}"), json);
         assertTrue(json.contains("{\"name\":\"int64_type\",\"type\":\"win:UInt64\",\"value\":18446744073709551412}"),
                 json);

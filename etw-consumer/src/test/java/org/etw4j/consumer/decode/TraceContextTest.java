@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.consumer.testing.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -114,8 +115,8 @@ class TraceContextTest {
         assertNull(plain.label());
         assertEquals(EventField.LabelKind.NONE, plain.labelKind());
         // text form shows the drive-letter path
-        assertTrue(DecodedEventText.format(ntdll).contains(" FileName=C:\\Windows\\System32\\ntdll.dll;"),
-                DecodedEventText.format(ntdll));
+        assertTrue(EventFormatter.text(ntdll).contains(" FileName=C:\\Windows\\System32\\ntdll.dll;"),
+                EventFormatter.text(ntdll));
     }
 
     @Test
@@ -136,9 +137,9 @@ class TraceContextTest {
         assertEquals(EventField.LabelKind.UNMAPPED_NT_PATH, f.labelKind());
         assertEquals("\\Device\\HarddiskVolume7\\a.dll", f.ntPath());
         assertEquals(List.of("FileName: NT path; the trace recorded no volume mapping for it"), e.notes());
-        assertTrue(DecodedEventText.format(e).endsWith(
-                " FileName=\\Device\\HarddiskVolume7\\a.dll (no volume mapping recorded);"), DecodedEventText.format(e));
-        String json = DecodedEventJson.format(e);
+        assertTrue(EventFormatter.text(e).endsWith(
+                " FileName=\\Device\\HarddiskVolume7\\a.dll (no volume mapping recorded);"), EventFormatter.text(e));
+        String json = EventFormatter.json(e);
         assertTrue(json.contains("{\"name\":\"FileName\",\"type\":\"win:UnicodeString\","
                 + "\"value\":\"\\\\Device\\\\HarddiskVolume7\\\\a.dll\",\"labelKind\":\"UNMAPPED_NT_PATH\"}"), json);
         assertTrue(json.contains("\"notes\":[\"FileName: NT path; the trace recorded no volume mapping for it\"]"),
@@ -188,7 +189,7 @@ class TraceContextTest {
         TraceContext c = new TraceContext();
         pass(c, process(3, 4, 0, "System", "", 1));
         DecodedEvent e = pass(c, image(3, 4, "C:\\Windows\\System32\\ntdll.dll", 2));
-        String json = DecodedEventJson.format(e);
+        String json = EventFormatter.json(e);
         assertTrue(json.contains(",\"process\":{\"id\":4,\"name\":\"System\",\"imageFileName\":\"System\",\"parentId\":0}"), json);
     }
 
@@ -240,8 +241,8 @@ class TraceContextTest {
         assertEquals(List.of("Read", "Write", "Delete"), e.field("ShareAccess").flagNames());
         assertEquals("Read|Write|Delete", e.field("ShareAccess").label());
         // the same rendering in every form: text label, JSON name list plus the raw number
-        assertTrue(DecodedEventText.format(e).contains(" ShareAccess=Read|Write|Delete;"), DecodedEventText.format(e));
-        String json = DecodedEventJson.format(e);
+        assertTrue(EventFormatter.text(e).contains(" ShareAccess=Read|Write|Delete;"), EventFormatter.text(e));
+        String json = EventFormatter.json(e);
         assertTrue(json.contains("{\"name\":\"ShareAccess\",\"type\":\"win:UInt32\",\"value\":7,"
                 + "\"label\":\"Read|Write|Delete\",\"labelKind\":\"FLAGS\",\"flags\":[\"Read\",\"Write\",\"Delete\"]}"),
                 json);
