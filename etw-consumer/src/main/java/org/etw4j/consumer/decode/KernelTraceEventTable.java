@@ -156,11 +156,17 @@ final class KernelTraceEventTable {
         if (gaps.isEmpty()) {
             return new Layout(List.copyOf(out), null);
         }
-        List<String> computed = unread(payloadClass).stream().map(u -> u.substring(0, u.indexOf(' '))).toList();
+        List<String> listed = new ArrayList<>();
+        List<String> computed = new ArrayList<>();
+        for (String u : unread(payloadClass)) {
+            (u.contains(" not a property ") ? listed : computed).add(u.substring(0, u.indexOf(' ')));
+        }
         return new Layout(List.copyOf(out), null, "TraceEvent's " + payloadClass + " reads no field from "
-                + String.join("; ", gaps) + (computed.isEmpty() ? "" : "; it also shows " + computed
-                + ", which it computes (from other fields, other events or a condition on the payload) rather "
-                + "than reads at a fixed offset, not decoded here"));
+                + String.join("; ", gaps)
+                + (listed.isEmpty() ? "" : "; its payload names also list " + listed + ", which it has no getter for")
+                + (computed.isEmpty() ? "" : "; it computes " + computed + " (from other fields, other events or a "
+                        + "condition on the payload) rather than reading them at a fixed offset")
+                + (listed.isEmpty() && computed.isEmpty() ? "" : "; none of those are decoded here"));
     }
 
     /**

@@ -195,24 +195,13 @@ class ClrTraceEventTableTest {
         addNames(s.fields(), ours);
         List<String> theirs = e.read().stream().filter(ours::contains).toList();
         List<String> order = new ArrayList<>();
-        collectOrder(s.fields(), order);
+        addNames(s.fields(), order);
         order.retainAll(theirs);
         if (order.equals(theirs) || ORDER_DIFFERS.containsKey(e.key())) {
             return List.of();
         }
         return List.of(s.providerName() + "/" + s.eventName() + " id " + s.eventId() + " v" + s.version()
                 + ": fields in the order " + order + ", TraceEvent " + theirs);
-    }
-
-    private static void collectOrder(List<FieldSpec> fields, List<String> out) {
-        for (FieldSpec f : fields) {
-            if (f instanceof DataSpec d) {
-                out.add(d.name());
-            } else if (f instanceof StructSpec st) {
-                out.add(st.name());
-                collectOrder(st.members(), out);
-            }
-        }
     }
 
     /** Top-level and struct member names of every template of {@code id} in {@code m}. */
@@ -228,7 +217,8 @@ class ClrTraceEventTableTest {
         return out;
     }
 
-    private static void addNames(List<FieldSpec> fields, Set<String> out) {
+    /** Adds top-level and struct member names of {@code fields} to {@code out}, in wire order. */
+    private static void addNames(List<FieldSpec> fields, java.util.Collection<String> out) {
         for (FieldSpec f : fields) {
             if (f instanceof DataSpec d) {
                 out.add(d.name());

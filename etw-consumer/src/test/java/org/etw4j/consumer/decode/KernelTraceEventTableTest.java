@@ -19,8 +19,11 @@ import org.junit.jupiter.api.Test;
  * Every classic kernel event TraceEvent's {@code KernelTraceEventParser} knows (the generated list
  * {@code kernel-traceevent.txt}, microsoft/perfview f3ec1b38), at every version its payload class asserts and with
  * 4- and 8-byte pointers, decoded from a synthetic record: the event name is TraceEvent's, every payload property
- * TraceEvent reads comes out under its name, in offset order, with the value at TraceEvent's offset. Prints the
- * coverage (entries known, entries decoded) and lists what is not decoded with the reason.
+ * TraceEvent reads comes out under its name, in offset order, with the value at TraceEvent's offset. The two
+ * Kernel-Memory manifest events it registers alongside decode through etw4j's built-in {@link KernelMemorySchemas}.
+ * Layouts with bytes TraceEvent reads no field from name them {@code UnreadN} and their events' notes say so. Prints
+ * the coverage (entries known, entries decoded, how many with such notes) and lists what is not decoded with the
+ * reason.
  */
 class KernelTraceEventTableTest {
 
@@ -99,18 +102,12 @@ class KernelTraceEventTableTest {
         for (KernelTraceEventTable.Entry e : table.entries()) {
             for (int version : table.versions(e.payloadClass())) {
                 known++;
-                if (e.kind() != 'K') {
-                    undecoded.put(e.eventName() + " (id " + e.opcode() + ") v" + version, "a manifest event of provider "
-                            + e.guid() + " (id " + e.opcode() + "), not a MOF class: decoded when the trace carries its "
-                            + "schema (TDH event info) or that provider's manifest is registered; etw4j has no "
-                            + "built-in layout for it (TraceEvent's " + e.payloadClass() + " is one)");
-                    continue;
-                }
-                if (table.unversioned(e.payloadClass())) {
+                if (e.kind() == 'K' && table.unversioned(e.payloadClass())) {
                     // TraceEvent reads every version alike: check the version the layout starts at
                     version = KernelSchemas.builtIn().firstVersion(e.guid(), e.opcode());
                 }
-                String why = KernelSchemas.builtIn().whyUndecoded(e.guid(), e.opcode(), version);
+                String why = e.kind() == 'K' ? KernelSchemas.builtIn().whyUndecoded(e.guid(), e.opcode(), version)
+                        : KernelMemorySchemas.schema(e.opcode(), version) == null ? "no built-in layout" : null;
                 if (why != null) {
                     undecoded.put(e.eventName() + " (opcode " + e.opcode() + ") v" + version, why);
                     continue;
@@ -119,7 +116,7 @@ class KernelTraceEventTableTest {
                 for (int ptr : new int[] {4, 8}) {
                     problems.addAll(check(e, version, ptr));
                 }
-                String note = note(e, version);
+                String note = e.kind() == 'K' ? note(e, version) : null;
                 if (note != null) {
                     withNotes.put(e.eventName() + " (opcode " + e.opcode() + ") v" + version, note);
                 }
@@ -139,6 +136,48 @@ class KernelTraceEventTableTest {
         undecoded.forEach((k, v) -> System.out.println("  not decoded: " + k + ": " + v));
         assertEquals(List.of(), failures, String.join("\n", failures));
         assertEquals(known, decoded + undecoded.size());
+    }
+
+    /**
+     * The records of Kernel-Memory ProcessMemInfo (id 2) at the offsets TraceEvent's MemoryProcessMemInfoValues reads
+     * (ProcessID at the record's start, pointer-sized value k at 4 + k x pointer size; records ElementSize =
+     * HostOffset(5 x 4, 4) apart, HostOffset(9 x 4, 8) from version 2), with both pointer sizes.
+     */
+    @Test
+    void kernelMemoryProcessMemInfoRecordsAtTraceEventsOffsets() {
+        for (int version : new int[] {0, 2}) {
+            for (int ptr : new int[] {4, 8}) {
+                int values = version >= 2 ? 8 : 4;
+                int element = 4 + values * ptr;
+                ByteBuffer b = ByteBuffer.allocate(4 + 2 * element).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < b.capacity(); i++) {
+                    b.put(i, (byte) (0x21 + i * 7));
+                }
+                b.putInt(0, 2);
+                DecodedEvent d = decoder.decode(TestRecord.builder(KernelMemorySchemas.PROVIDER).id(2).version(version)
+                        .pointerSize(ptr).data(b.array()).build());
+                String where = "v" + version + " ptr " + ptr + ": ";
+                assertEquals("Microsoft-Windows-Kernel-Memory/MemoryProcessMemInfo", d.fullName(), where);
+                assertTrue(!d.hasFieldErrors() && d.undecodedLength() == 0, where + d);
+                @SuppressWarnings("unchecked")
+                List<StructValue> records = (List<StructValue>) d.field("Values").value();
+                assertEquals(2, records.size(), where);
+                List<String> names = List.of("WorkingSetPageCount", "CommitPageCount", "VirtualSizeInPages",
+                        "PrivateWorkingSetPageCount", "StoreSizePageCount", "StoredPageCount", "CommitDebtInPages",
+                        "SharedCommitInPages");
+                for (int i = 0; i < 2; i++) {
+                    int base = 4 + i * element;
+                    StructValue r = records.get(i);
+                    assertEquals(b.getInt(base) & 0xFFFF_FFFFL, r.field("ProcessID").value(), where);
+                    for (int k = 0; k < values; k++) {
+                        int at = base + 4 + k * ptr;
+                        long expected = ptr == 4 ? b.getInt(at) & 0xFFFF_FFFFL : b.getLong(at);
+                        assertEquals(expected, r.field(names.get(k)).value(), where + names.get(k));
+                    }
+                    assertEquals(values + 1, r.fields().size(), where);
+                }
+            }
+        }
     }
 
     /**
@@ -163,7 +202,9 @@ class KernelTraceEventTableTest {
     private List<String> check(KernelTraceEventTable.Entry e, int version, int ptr) {
         List<KernelTraceEventTable.Fact> facts = table.facts(e.payloadClass(),
                 table.unversioned(e.payloadClass()) ? 0 : version);
-        EventSchema schema = KernelSchemas.builtIn().find(e.guid(), e.opcode(), version).schema();
+        boolean classic = e.kind() == 'K';
+        EventSchema schema = classic ? KernelSchemas.builtIn().find(e.guid(), e.opcode(), version).schema()
+                : KernelMemorySchemas.schema(e.opcode(), version);
         ByteBuffer b = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < b.capacity(); i++) {
             b.put(i, (byte) (0x21 + i * 7));
@@ -174,20 +215,24 @@ class KernelTraceEventTableTest {
         int end = payload(b, schema.fields(), ptr, at);
         byte[] payload = new byte[end];
         b.get(0, payload);
-        DecodedEvent d = decoder.decode(TestRecord.builder(e.guid()).classic().opcode(e.opcode()).version(version)
-                .pointerSize(ptr).data(payload).build());
+        TestRecord.Builder record = TestRecord.builder(e.guid()).version(version).pointerSize(ptr).data(payload);
+        DecodedEvent d = decoder.decode((classic ? record.classic().opcode(e.opcode()) : record.id(e.opcode())).build());
         List<String> problems = new ArrayList<>();
         String where = "ptr " + ptr + ": ";
-        String name = EventSchema.traceEventName(e.task(), e.opcode(), e.opcodeName(), e.task());
-        if (!d.fullName().equals(KernelSchemas.PROVIDER_NAME + "/" + name)) {
+        // a manifest event (TraceEvent registers the Kernel-Memory ones with its task name alone) or a MOF class
+        String name = classic ? KernelSchemas.PROVIDER_NAME + "/"
+                + EventSchema.traceEventName(e.task(), e.opcode(), e.opcodeName(), e.task())
+                : KernelMemorySchemas.PROVIDER_NAME + "/" + e.task();
+        if (!d.fullName().equals(name)) {
             problems.add(where + "name " + d.fullName() + ", TraceEvent " + name);
         }
-        if (d.source() != SchemaSource.KERNEL_MOF || d.hasFieldErrors() || d.undecodedLength() != 0) {
+        if (d.source() != (classic ? SchemaSource.KERNEL_MOF : SchemaSource.BUILT_IN) || d.hasFieldErrors()
+                || d.undecodedLength() != 0) {
             problems.add(where + "source " + d.source() + ", undecoded " + d.undecodedLength() + " " + d.notes()
                     + d.fields());
             return problems;
         }
-        boolean handWritten = KernelSchemas.builtIn().isHandWritten(e.guid(), e.opcode(), version);
+        boolean handWritten = classic && KernelSchemas.builtIn().isHandWritten(e.guid(), e.opcode(), version);
         int last = -1;
         for (KernelTraceEventTable.Fact f : facts) {
             if (handWritten && !f.payload() || KernelTraceEventTable.derived(facts, f)) {
@@ -237,6 +282,10 @@ class KernelTraceEventTableTest {
     private static int payload(ByteBuffer b, List<FieldSpec> fields, int ptr, Map<String, Integer> at) {
         int pos = 0;
         for (FieldSpec spec : fields) {
+            if (spec instanceof StructSpec st) {
+                b.putInt(at.get(st.count().fieldName()), 0); // no record (the records: a test of their own)
+                continue;
+            }
             DataSpec d = (DataSpec) spec;
             at.put(d.name(), pos);
             if (d.count().isReference()) {
