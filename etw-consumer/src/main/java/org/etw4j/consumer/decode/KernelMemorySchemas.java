@@ -57,8 +57,16 @@ final class KernelMemorySchemas implements SchemaProvider {
     }
 
     private static EventSchema processMemInfo(int version) {
-        // MemoryProcessMemInfoValues: ProcessID at 0, then pointer-sized values at HostOffset(4 + 4k, k) (k = 0..3;
-        // versions >= 2 read k = 4..7 too), records ElementSize = HostOffset(5 * 4, 4) or HostOffset(9 * 4, 8) apart
+        return schema(2, version, "MemoryProcessMemInfo", processMemInfoFields(version));
+    }
+
+    /**
+     * TraceEvent's MemoryProcessMemInfoTraceData at {@code version}, the layout of this provider's ProcessMemInfo and
+     * of the classic kernel Memory/ProcessMemInfo event alike: Count, then Count packed records of
+     * MemoryProcessMemInfoValues (ProcessID at the record's start, pointer-sized value k at HostOffset(4 + 4k, k),
+     * k = 0..3, and k = 4..7 from version 2; ElementSize HostOffset(5 x 4, 4) or HostOffset(9 x 4, 8)).
+     */
+    static List<FieldSpec> processMemInfoFields(int version) {
         List<FieldSpec> members = new ArrayList<>(List.of(DataSpec.of("ProcessID", InType.UINT32),
                 ptr("WorkingSetPageCount"), ptr("CommitPageCount"), ptr("VirtualSizeInPages"),
                 ptr("PrivateWorkingSetPageCount")));
@@ -66,8 +74,8 @@ final class KernelMemorySchemas implements SchemaProvider {
             members.addAll(List.of(ptr("StoreSizePageCount"), ptr("StoredPageCount"), ptr("CommitDebtInPages"),
                     ptr("SharedCommitInPages")));
         }
-        return schema(2, version, "MemoryProcessMemInfo", List.of(DataSpec.of("Count", InType.UINT32),
-                new StructSpec("Values", List.copyOf(members), SizeRule.ref("Count"))));
+        return List.of(DataSpec.of("Count", InType.UINT32),
+                new StructSpec("Values", List.copyOf(members), SizeRule.ref("Count")));
     }
 
     private static EventSchema schema(int id, int version, String name, List<FieldSpec> fields) {

@@ -647,7 +647,12 @@ public final class KernelSchemas {
             Map<Integer, String> why = new HashMap<>();
             java.util.Set<Integer> generated = new java.util.HashSet<>();
             NavigableMap<Integer, List<FieldSpec>> override = overrides.get(e.payloadClass());
-            for (int v : table.versions(e.payloadClass())) {
+            java.util.SortedSet<Integer> versions = new java.util.TreeSet<>(table.versions(e.payloadClass()));
+            if (override != null) {
+                versions.addAll(override.keySet()); // versions a hand-written layout starts at (TraceEvent tests
+                                                    // them inside getters, not by assertion)
+            }
+            for (int v : versions) {
                 if (hand != null && (v >= hand.layouts.firstKey() || table.unversioned(e.payloadClass()))) {
                     continue; // the hand-written layouts decide from their first version on
                 }
@@ -773,6 +778,13 @@ public final class KernelSchemas {
         // names between DisplayName and ProcessID (it has no getter for them); MS Learn SystemConfig_Services.
         override(o, "SystemConfigServicesTraceData", 0, fixedUstr("ServiceName", 34), fixedUstr("DisplayName", 256),
                 fixedUstr("ProcessName", 34), u32("ProcessID"));
+        // MemoryProcessMemInfoTraceData (classic Memory/ProcessMemInfo, opcode 125): Count, then Count records whose
+        // layout grows at version 2 (TraceEvent's ElementSize and getters test Version >= 2); the Kernel-Memory
+        // provider's ProcessMemInfo event shares it (KernelMemorySchemas).
+        for (int v : new int[] {0, 2}) {
+            override(o, "MemoryProcessMemInfoTraceData", v,
+                    KernelMemorySchemas.processMemInfoFields(v).toArray(FieldSpec[]::new));
+        }
         return o;
     }
 

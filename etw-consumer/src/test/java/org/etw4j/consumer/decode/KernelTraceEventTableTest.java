@@ -139,7 +139,8 @@ class KernelTraceEventTableTest {
     }
 
     /**
-     * The records of Kernel-Memory ProcessMemInfo (id 2) at the offsets TraceEvent's MemoryProcessMemInfoValues reads
+     * The records of Kernel-Memory ProcessMemInfo (id 2) and of the classic Memory/ProcessMemInfo (opcode 125), both
+     * read by TraceEvent's MemoryProcessMemInfoTraceData, at the offsets its MemoryProcessMemInfoValues reads
      * (ProcessID at the record's start, pointer-sized value k at 4 + k x pointer size; records ElementSize =
      * HostOffset(5 x 4, 4) apart, HostOffset(9 x 4, 8) from version 2), with both pointer sizes.
      */
@@ -147,36 +148,46 @@ class KernelTraceEventTableTest {
     void kernelMemoryProcessMemInfoRecordsAtTraceEventsOffsets() {
         for (int version : new int[] {0, 2}) {
             for (int ptr : new int[] {4, 8}) {
-                int values = version >= 2 ? 8 : 4;
-                int element = 4 + values * ptr;
-                ByteBuffer b = ByteBuffer.allocate(4 + 2 * element).order(ByteOrder.LITTLE_ENDIAN);
-                for (int i = 0; i < b.capacity(); i++) {
-                    b.put(i, (byte) (0x21 + i * 7));
-                }
-                b.putInt(0, 2);
-                DecodedEvent d = decoder.decode(TestRecord.builder(KernelMemorySchemas.PROVIDER).id(2).version(version)
-                        .pointerSize(ptr).data(b.array()).build());
-                String where = "v" + version + " ptr " + ptr + ": ";
-                assertEquals("Microsoft-Windows-Kernel-Memory/MemoryProcessMemInfo", d.fullName(), where);
-                assertTrue(!d.hasFieldErrors() && d.undecodedLength() == 0, where + d);
-                @SuppressWarnings("unchecked")
-                List<StructValue> records = (List<StructValue>) d.field("Values").value();
-                assertEquals(2, records.size(), where);
-                List<String> names = List.of("WorkingSetPageCount", "CommitPageCount", "VirtualSizeInPages",
-                        "PrivateWorkingSetPageCount", "StoreSizePageCount", "StoredPageCount", "CommitDebtInPages",
-                        "SharedCommitInPages");
-                for (int i = 0; i < 2; i++) {
-                    int base = 4 + i * element;
-                    StructValue r = records.get(i);
-                    assertEquals(b.getInt(base) & 0xFFFF_FFFFL, r.field("ProcessID").value(), where);
-                    for (int k = 0; k < values; k++) {
-                        int at = base + 4 + k * ptr;
-                        long expected = ptr == 4 ? b.getInt(at) & 0xFFFF_FFFFL : b.getLong(at);
-                        assertEquals(expected, r.field(names.get(k)).value(), where + names.get(k));
-                    }
-                    assertEquals(values + 1, r.fields().size(), where);
+                for (boolean classic : new boolean[] {false, true}) {
+                    TestRecord.Builder record = classic
+                            ? TestRecord.builder(Guid.parse("3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c")).classic()
+                                    .opcode(125)
+                            : TestRecord.builder(KernelMemorySchemas.PROVIDER).id(2);
+                    checkProcessMemInfo(record, classic, version, ptr);
                 }
             }
+        }
+    }
+
+    private void checkProcessMemInfo(TestRecord.Builder record, boolean classic, int version, int ptr) {
+        int values = version >= 2 ? 8 : 4;
+        int element = 4 + values * ptr;
+        ByteBuffer b = ByteBuffer.allocate(4 + 2 * element).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < b.capacity(); i++) {
+            b.put(i, (byte) (0x21 + i * 7));
+        }
+        b.putInt(0, 2);
+        DecodedEvent d = decoder.decode(record.version(version).pointerSize(ptr).data(b.array()).build());
+        String where = (classic ? "classic " : "") + "v" + version + " ptr " + ptr + ": ";
+        assertEquals(classic ? "Windows Kernel/Memory/ProcessMemInfo"
+                : "Microsoft-Windows-Kernel-Memory/MemoryProcessMemInfo", d.fullName(), where);
+        assertTrue(!d.hasFieldErrors() && d.undecodedLength() == 0, where + d);
+        @SuppressWarnings("unchecked")
+        List<StructValue> records = (List<StructValue>) d.field("Values").value();
+        assertEquals(2, records.size(), where);
+        List<String> names = List.of("WorkingSetPageCount", "CommitPageCount", "VirtualSizeInPages",
+                "PrivateWorkingSetPageCount", "StoreSizePageCount", "StoredPageCount", "CommitDebtInPages",
+                "SharedCommitInPages");
+        for (int i = 0; i < 2; i++) {
+            int base = 4 + i * element;
+            StructValue r = records.get(i);
+            assertEquals(b.getInt(base) & 0xFFFF_FFFFL, r.field("ProcessID").value(), where);
+            for (int k = 0; k < values; k++) {
+                int at = base + 4 + k * ptr;
+                long expected = ptr == 4 ? b.getInt(at) & 0xFFFF_FFFFL : b.getLong(at);
+                assertEquals(expected, r.field(names.get(k)).value(), where + names.get(k));
+            }
+            assertEquals(values + 1, r.fields().size(), where);
         }
     }
 
@@ -188,7 +199,7 @@ class KernelTraceEventTableTest {
         EventSchema schema = KernelSchemas.builtIn().find(e.guid(), e.opcode(), version).schema();
         DecodedEvent d = decoder.decode(TestRecord.builder(e.guid()).classic().opcode(e.opcode()).version(version)
                 .pointerSize(8).data(new byte[0]).build());
-        List<String> unread = schema.fields().stream().map(f -> ((DataSpec) f).name())
+        List<String> unread = schema.fields().stream().map(FieldSpec::name)
                 .filter(n -> n.startsWith("Unread")).map(n -> n.replaceAll("_\\d+$", "")).distinct().toList();
         String note = d.notes().stream().filter(n -> n.contains(" reads no field from ")).findFirst().orElse(null);
         if (!unread.isEmpty()) {
