@@ -35,7 +35,12 @@ def classes(src):
 def main(clr_path, private_path, commit):
     clr = open(clr_path, encoding='utf-8-sig').read()
     private = open(private_path, encoding='utf-8-sig').read()
-    known = {**classes(clr), **classes(private)}
+    public_classes, private_classes = classes(clr), classes(private)
+    # a payload class name means the class of the parser's own file first (both files define, for example, a
+    # FinalizeObjectTraceData: the public one computes TypeName from type rundown, the private one reads it)
+    own = {'ClrTraceEventParser': {**private_classes, **public_classes},
+           'ClrRundownTraceEventParser': {**private_classes, **public_classes},
+           'ClrPrivateTraceEventParser': {**public_classes, **private_classes}}
     parts = [(n, clr[clr.index('public sealed class ' + n):]) for n in
              ('ClrTraceEventParser', 'ClrRundownTraceEventParser')]
     parts.append(('ClrPrivateTraceEventParser', private[private.index('public sealed class ClrPrivateTraceEventParser'):]))
@@ -53,7 +58,7 @@ def main(clr_path, private_path, commit):
             if key in seen:
                 continue
             seen.add(key)
-            names, props = known.get(cls, ([], {}))
+            names, props = own[parser].get(cls, ([], {}))
             read = [n for n in names if n in props and re.search(r'Get\w+At\(|GetHostPointer|GetAddressAt', props[n])]
             computed = [n for n in names if n not in read]
             print('C %s %d %s/%s %s read=%s computed=%s' % (PROVIDERS[parser], key[0], key[1], key[2] or '-', cls,

@@ -130,6 +130,7 @@ public final class EventDecoder {
         }
         c.add(new InTraceMetadata(registry));         // TDH metadata harvested from the trace
         c.add(liveTdh);                               // live records: the machine's TDH
+        c.add(new KernelMemorySchemas());             // Kernel-Memory MemInfo events, when nothing above knows them
         return List.copyOf(c);
     }
 

@@ -36,9 +36,12 @@ final class KernelMofSchemas implements SchemaProvider {
             q.describeMiss(t.providerName(), t.eventName(), hit.taskName(), 0, t.notes());
             return false;
         }
-        return q.found(s, s.version() == version ? List.of()
-                : List.of("decoded with the layout of version " + s.version() + " (event has version " + version
-                        + ")"));
+        if (s.version() == version) {
+            return q.found(s, hit.notes());
+        }
+        List<String> notes = new java.util.ArrayList<>(hit.notes());
+        notes.add("decoded with the layout of version " + s.version() + " (event has version " + version + ")");
+        return q.found(s, notes);
     }
 
     /** The texts of a classic event without layout, by class, opcode and version. */

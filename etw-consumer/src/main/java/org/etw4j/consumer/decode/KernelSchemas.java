@@ -70,8 +70,14 @@ public final class KernelSchemas {
      * @param schema   the layout, or {@code null} when the class is known but the opcode/version is not (or the
      *                 class is unknown)
      * @param taskName the class's task name when the class is known, else {@code null}
+     * @param notes    what the layout leaves unexplained (bytes TraceEvent's kernel parser reads no field from),
+     *                 for the decoded event's notes; empty for most layouts
      */
-    public record Lookup(EventSchema schema, String taskName, String providerName) {
+    public record Lookup(EventSchema schema, String taskName, String providerName, List<String> notes) {
+        /** A lookup without notes. */
+        public Lookup(EventSchema schema, String taskName, String providerName) {
+            this(schema, taskName, providerName, List.of());
+        }
     }
 
     /**
@@ -156,7 +162,8 @@ public final class KernelSchemas {
                 layout.getKey(), 0, opcode, taskName, o.name,
                 EventSchema.traceEventName(taskName, opcode, o.name, taskName), null, layout.getValue(),
                 c.maps, SchemaSource.KERNEL_MOF));
-        return new Lookup(s, taskName, c.providerName);
+        String note = o.why.get(layout.getKey());
+        return new Lookup(s, taskName, c.providerName, note == null ? List.of() : List.of(note));
     }
 
     /** Event classes known here. */
@@ -640,7 +647,12 @@ public final class KernelSchemas {
             Map<Integer, String> why = new HashMap<>();
             java.util.Set<Integer> generated = new java.util.HashSet<>();
             NavigableMap<Integer, List<FieldSpec>> override = overrides.get(e.payloadClass());
-            for (int v : table.versions(e.payloadClass())) {
+            java.util.SortedSet<Integer> versions = new java.util.TreeSet<>(table.versions(e.payloadClass()));
+            if (override != null) {
+                versions.addAll(override.keySet()); // versions a hand-written layout starts at (TraceEvent tests
+                                                    // them inside getters, not by assertion)
+            }
+            for (int v : versions) {
                 if (hand != null && (v >= hand.layouts.firstKey() || table.unversioned(e.payloadClass()))) {
                     continue; // the hand-written layouts decide from their first version on
                 }
@@ -654,6 +666,8 @@ public final class KernelSchemas {
                 layouts.put(v, l.fields());
                 if (l.fields() == null) {
                     why.put(v, l.why());
+                } else if (l.note() != null) {
+                    why.put(v, l.note()); // a layout with bytes TraceEvent reads nothing from: the note says which
                 }
             }
             if (hand != null) {
@@ -732,6 +746,45 @@ public final class KernelSchemas {
         // SystemConfig_IRQ is the version-2 layout); they are kept as Reserved bytes rather than dropped.
         override(o, "SystemConfigIRQTraceData", 3, hex64("IRQAffinity"), u32("IRQNum"), bytes("Reserved", 4),
                 u32("DeviceDescriptionLen"), ustr("DeviceDescription"));
+        // Windows XP/2003 layouts whose facts TraceEvent reads through version-dependent getters (the extracted
+        // table keeps only plain reads), at the offsets those getters read for the version named:
+        // TcpIpTraceData version 0: daddr at 0, saddr at 4, dport 8, sport 10, size 12.
+        override(o, "TcpIpTraceData", 0, ipv4("daddr"), ipv4("saddr"), port("dport"), port("sport"), i32("size"));
+        // version 1: size at 4, daddr 8, saddr 12, dport 16, sport 18, connid at 20 (pointer), seqnum after it.
+        // TraceEvent reads nothing at 0; MS Learn's TcpIp_TypeGroup1 (version 2, the same first 20 bytes) names it PID.
+        override(o, "TcpIpTraceData", 1, u32("PID"), i32("size"), ipv4("daddr"), ipv4("saddr"), port("dport"),
+                port("sport"), ptr("connid"), u32("seqnum"));
+        // UdpIpTraceData version 0: context (pointer) at 0, saddr at HostOffset(4, 1), sport, size (16-bit), daddr,
+        // dport, dsize (16-bit) at HostOffset(18, 1).
+        override(o, "UdpIpTraceData", 0, ptr("context"), ipv4("saddr"), port("sport"), DataSpec.of("size", InType.INT16),
+                ipv4("daddr"), port("dport"), DataSpec.of("dsize", InType.INT16));
+        // version 1: size at 4, daddr 8, saddr 12, dport 16, sport 18, as TraceEvent's version >= 1 getters read
+        // them. Its context (a pointer at 0) and dsize (at HostOffset(18, 1)) getters ignore the version and overlap
+        // size (8-byte pointers) and sport (4-byte pointers), so those two are not fields here; the u32 at 0 is named
+        // PID as MS Learn's UdpIp_TypeGroup1 (version 2, the same first 20 bytes) names it.
+        override(o, "UdpIpTraceData", 1, u32("PID"), i32("size"), ipv4("daddr"), ipv4("saddr"), port("dport"),
+                port("sport"));
+        // ProcessTraceData version 1: TraceEvent's payload names list PageDirectoryBase (the pointer at 0 it skips),
+        // then it reads ProcessID at HostOffset(4, 1), ParentID, SessionID, ExitStatus, skips the user SID
+        // (GetKernelImageNameOffset) and reads the 8-bit image file name; names as the hand-written versions 2-4.
+        override(o, "ProcessTraceData", 1, ptr("PageDirectoryBase"), u32("ProcessID"), u32("ParentID"),
+                u32("SessionID"), i32("ExitStatus"), sid("UserSID"), astr("ImageFileName"));
+        // ThreadTraceData version 1: ProcessID at 0, ThreadID at 4 (TraceEvent swaps them for versions < 2) and
+        // WaitMode at HostOffset(32, 6); the six pointers between are read by its version >= 2 getters at the same
+        // offsets (StackBase at 8 .. Win32StartAddr at HostOffset(28, 5)) and named so here.
+        override(o, "ThreadTraceData", 1, u32("ProcessID"), u32("ThreadID"), ptr("StackBase"), ptr("StackLimit"),
+                ptr("UserStackBase"), ptr("UserStackLimit"), ptr("StartAddr"), ptr("Win32StartAddr"), u8("WaitMode"));
+        // SystemConfigServicesTraceData versions 0-1: the 34 characters at 580 are ProcessName, in TraceEvent's payload
+        // names between DisplayName and ProcessID (it has no getter for them); MS Learn SystemConfig_Services.
+        override(o, "SystemConfigServicesTraceData", 0, fixedUstr("ServiceName", 34), fixedUstr("DisplayName", 256),
+                fixedUstr("ProcessName", 34), u32("ProcessID"));
+        // MemoryProcessMemInfoTraceData (classic Memory/ProcessMemInfo, opcode 125): Count, then Count records whose
+        // layout grows at version 2 (TraceEvent's ElementSize and getters test Version >= 2); the Kernel-Memory
+        // provider's ProcessMemInfo event shares it (KernelMemorySchemas).
+        for (int v : new int[] {0, 2}) {
+            override(o, "MemoryProcessMemInfoTraceData", v,
+                    KernelMemorySchemas.processMemInfoFields(v).toArray(FieldSpec[]::new));
+        }
         return o;
     }
 

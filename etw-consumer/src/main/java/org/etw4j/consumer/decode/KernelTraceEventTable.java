@@ -46,7 +46,14 @@ final class KernelTraceEventTable {
     }
 
     /** A layout, or why there is none. */
-    record Layout(List<FieldSpec> fields, String why) {
+    /**
+     * A layout built from the facts ({@code fields}), or why none can be ({@code why}, {@code fields} null);
+     * {@code note} (or {@code null}) says which bytes of a built layout TraceEvent reads no field from.
+     */
+    record Layout(List<FieldSpec> fields, String why, String note) {
+        Layout(List<FieldSpec> fields, String why) {
+            this(fields, why, null);
+        }
     }
 
     private static final String RESOURCE = "kernel-traceevent.txt";
@@ -110,6 +117,7 @@ final class KernelTraceEventTable {
     Layout layout(String payloadClass, int version) {
         List<Fact> all = facts(payloadClass, version);
         List<FieldSpec> out = new ArrayList<>();
+        List<String> gaps = new ArrayList<>();
         int c4 = 0;
         int c8 = 0;
         boolean variable = false;
@@ -121,11 +129,20 @@ final class KernelTraceEventTable {
             }
             start4 = f.offset4();
             start8 = f.offset8();
-            if (f.offset4() >= 0) {
-                if (variable || f.offset4() != c4 || f.offset8() != c8) {
+            if (f.offset4() >= 0 && (variable || f.offset4() != c4 || f.offset8() != c8)) {
+                List<FieldSpec> filler = variable ? null : filler(f.offset4() - c4, f.offset8() - c8,
+                        "Unread" + (gaps.size() + 1));
+                if (filler == null) {
                     return new Layout(null, "TraceEvent reads " + f.name() + " at offset " + f.offset4() + "/"
-                            + f.offset8() + " (4/8-byte pointers) where the previous field ends at " + c4 + "/" + c8);
+                            + f.offset8() + " (4/8-byte pointers) where the previous field ends at " + c4 + "/" + c8
+                            + (variable ? " (after a variable-length field)" : ""));
                 }
+                gaps.add("bytes " + c4 + "-" + (f.offset4() - 1) + " (4-byte pointers) / " + c8 + "-"
+                        + (f.offset8() - 1) + " (8-byte pointers), before " + f.name() + ", as Unread"
+                        + (gaps.size() + 1));
+                out.addAll(filler);
+                c4 = f.offset4();
+                c8 = f.offset8();
             }
             out.add(spec(f));
             int size4 = size(f.type(), 4);
@@ -136,7 +153,46 @@ final class KernelTraceEventTable {
                 c8 += size(f.type(), 8);
             }
         }
-        return new Layout(List.copyOf(out), null);
+        if (gaps.isEmpty()) {
+            return new Layout(List.copyOf(out), null);
+        }
+        List<String> listed = new ArrayList<>();
+        List<String> computed = new ArrayList<>();
+        for (String u : unread(payloadClass)) {
+            (u.contains(" not a property ") ? listed : computed).add(u.substring(0, u.indexOf(' ')));
+        }
+        return new Layout(List.copyOf(out), null, "TraceEvent's " + payloadClass + " reads no field from "
+                + String.join("; ", gaps)
+                + (listed.isEmpty() ? "" : "; its payload names also list " + listed + ", which it has no getter for")
+                + (computed.isEmpty() ? "" : "; it computes " + computed + " (from other fields, other events or a "
+                        + "condition on the payload) rather than reading them at a fixed offset")
+                + (listed.isEmpty() && computed.isEmpty() ? "" : "; none of those are decoded here"));
+    }
+
+    /**
+     * Fields covering a gap of {@code gap4}/{@code gap8} bytes (4/8-byte pointers): {@code n} pointers and a byte
+     * run with {@code gap4 = bytes + 4n} and {@code gap8 = bytes + 8n}; {@code null} when no such split exists
+     * (the next fact overlaps the one before it).
+     */
+    private static List<FieldSpec> filler(int gap4, int gap8, String name) {
+        if (gap4 < 0 || gap8 < gap4 || (gap8 - gap4) % 4 != 0) {
+            return null;
+        }
+        int pointers = (gap8 - gap4) / 4;
+        int bytes = gap4 - 4 * pointers;
+        if (bytes < 0) {
+            return null;
+        }
+        List<FieldSpec> out = new ArrayList<>();
+        for (int i = 0; i < pointers; i++) {
+            out.add(DataSpec.of(pointers == 1 && bytes == 0 ? name : name + "_" + (i + 1), InType.POINTER,
+                    OutType.HEXINT64));
+        }
+        if (bytes > 0) {
+            out.add(new DataSpec(pointers == 0 ? name : name + "_" + (pointers + 1), InType.BINARY, OutType.NULL,
+                    null, SizeRule.of(bytes), SizeRule.none()));
+        }
+        return out;
     }
 
     /** Whether {@code f} starts where the fact before it in {@code facts} starts (see {@link #layout}). */

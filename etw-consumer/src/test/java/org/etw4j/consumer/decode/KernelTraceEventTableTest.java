@@ -19,8 +19,11 @@ import org.junit.jupiter.api.Test;
  * Every classic kernel event TraceEvent's {@code KernelTraceEventParser} knows (the generated list
  * {@code kernel-traceevent.txt}, microsoft/perfview f3ec1b38), at every version its payload class asserts and with
  * 4- and 8-byte pointers, decoded from a synthetic record: the event name is TraceEvent's, every payload property
- * TraceEvent reads comes out under its name, in offset order, with the value at TraceEvent's offset. Prints the
- * coverage (entries known, entries decoded) and lists what is not decoded with the reason.
+ * TraceEvent reads comes out under its name, in offset order, with the value at TraceEvent's offset. The two
+ * Kernel-Memory manifest events it registers alongside decode through etw4j's built-in {@link KernelMemorySchemas}.
+ * Layouts with bytes TraceEvent reads no field from name them {@code UnreadN} and their events' notes say so. Prints
+ * the coverage (entries known, entries decoded, how many with such notes) and lists what is not decoded with the
+ * reason.
  */
 class KernelTraceEventTableTest {
 
@@ -42,7 +45,11 @@ class KernelTraceEventTableTest {
             // MS Learn FileIo_Create: OpenPath; TraceEvent FileName
             Map.entry("FileIOCreateTraceData.FileName", "OpenPath"),
             // MS Learn ReadyThread: Flag; TraceEvent Flags
-            Map.entry("DispatcherReadyThreadTraceData.Flags", "Flag"));
+            Map.entry("DispatcherReadyThreadTraceData.Flags", "Flag"),
+            // the 8-bit string of Process version 1 (an XP layout written by hand from TraceEvent's getters):
+            // TraceEvent's KernelImageFileName property, ImageFileName as in the hand-written versions 2-4 (its
+            // ImageFileName property converts that kernel path)
+            Map.entry("ProcessTraceData.KernelImageFileName", "ImageFileName"));
 
     /**
      * TraceEvent facts at the right place whose value is, by design, not the raw bytes (field, reason): checked
@@ -89,21 +96,18 @@ class KernelTraceEventTableTest {
     void everyKernelEventTraceEventKnowsDecodesAtTraceEventsOffsets() {
         int known = 0;
         int decoded = 0;
+        Map<String, String> withNotes = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         Map<String, String> undecoded = new LinkedHashMap<>();
         for (KernelTraceEventTable.Entry e : table.entries()) {
             for (int version : table.versions(e.payloadClass())) {
                 known++;
-                if (e.kind() != 'K') {
-                    undecoded.put(e.eventName() + " (id " + e.opcode() + ") v" + version, "a manifest event of provider " + e.guid()
-                            + " (id " + e.opcode() + "), decoded through that provider's manifest, not a MOF class");
-                    continue;
-                }
-                if (table.unversioned(e.payloadClass())) {
+                if (e.kind() == 'K' && table.unversioned(e.payloadClass())) {
                     // TraceEvent reads every version alike: check the version the layout starts at
                     version = KernelSchemas.builtIn().firstVersion(e.guid(), e.opcode());
                 }
-                String why = KernelSchemas.builtIn().whyUndecoded(e.guid(), e.opcode(), version);
+                String why = e.kind() == 'K' ? KernelSchemas.builtIn().whyUndecoded(e.guid(), e.opcode(), version)
+                        : KernelMemorySchemas.schema(e.opcode(), version) == null ? "no built-in layout" : null;
                 if (why != null) {
                     undecoded.put(e.eventName() + " (opcode " + e.opcode() + ") v" + version, why);
                     continue;
@@ -111,6 +115,10 @@ class KernelTraceEventTableTest {
                 List<String> problems = new ArrayList<>();
                 for (int ptr : new int[] {4, 8}) {
                     problems.addAll(check(e, version, ptr));
+                }
+                String note = e.kind() == 'K' ? note(e, version) : null;
+                if (note != null) {
+                    withNotes.put(e.eventName() + " (opcode " + e.opcode() + ") v" + version, note);
                 }
                 if (problems.isEmpty()) {
                     decoded++;
@@ -122,16 +130,92 @@ class KernelTraceEventTableTest {
         System.out.printf("TraceEvent kernel events (KernelTraceEventParser, microsoft/perfview f3ec1b38): %d known "
                 + "(template x version), %d decoded and checked with 4- and 8-byte pointers, %d not decoded%n",
                 known, decoded, undecoded.size());
+        System.out.printf("  of the decoded, %d have bytes TraceEvent reads no field from, named UnreadN and said in "
+                + "the event's notes%n", withNotes.size());
+        withNotes.forEach((k, v) -> System.out.println("  decoded with a note: " + k + ": " + v));
         undecoded.forEach((k, v) -> System.out.println("  not decoded: " + k + ": " + v));
         assertEquals(List.of(), failures, String.join("\n", failures));
         assertEquals(known, decoded + undecoded.size());
+    }
+
+    /**
+     * The records of Kernel-Memory ProcessMemInfo (id 2) and of the classic Memory/ProcessMemInfo (opcode 125), both
+     * read by TraceEvent's MemoryProcessMemInfoTraceData, at the offsets its MemoryProcessMemInfoValues reads
+     * (ProcessID at the record's start, pointer-sized value k at 4 + k x pointer size; records ElementSize =
+     * HostOffset(5 x 4, 4) apart, HostOffset(9 x 4, 8) from version 2), with both pointer sizes.
+     */
+    @Test
+    void kernelMemoryProcessMemInfoRecordsAtTraceEventsOffsets() {
+        for (int version : new int[] {0, 2}) {
+            for (int ptr : new int[] {4, 8}) {
+                for (boolean classic : new boolean[] {false, true}) {
+                    TestRecord.Builder record = classic
+                            ? TestRecord.builder(Guid.parse("3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c")).classic()
+                                    .opcode(125)
+                            : TestRecord.builder(KernelMemorySchemas.PROVIDER).id(2);
+                    checkProcessMemInfo(record, classic, version, ptr);
+                }
+            }
+        }
+    }
+
+    private void checkProcessMemInfo(TestRecord.Builder record, boolean classic, int version, int ptr) {
+        int values = version >= 2 ? 8 : 4;
+        int element = 4 + values * ptr;
+        ByteBuffer b = ByteBuffer.allocate(4 + 2 * element).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < b.capacity(); i++) {
+            b.put(i, (byte) (0x21 + i * 7));
+        }
+        b.putInt(0, 2);
+        DecodedEvent d = decoder.decode(record.version(version).pointerSize(ptr).data(b.array()).build());
+        String where = (classic ? "classic " : "") + "v" + version + " ptr " + ptr + ": ";
+        assertEquals(classic ? "Windows Kernel/Memory/ProcessMemInfo"
+                : "Microsoft-Windows-Kernel-Memory/MemoryProcessMemInfo", d.fullName(), where);
+        assertTrue(!d.hasFieldErrors() && d.undecodedLength() == 0, where + d);
+        @SuppressWarnings("unchecked")
+        List<StructValue> records = (List<StructValue>) d.field("Values").value();
+        assertEquals(2, records.size(), where);
+        List<String> names = List.of("WorkingSetPageCount", "CommitPageCount", "VirtualSizeInPages",
+                "PrivateWorkingSetPageCount", "StoreSizePageCount", "StoredPageCount", "CommitDebtInPages",
+                "SharedCommitInPages");
+        for (int i = 0; i < 2; i++) {
+            int base = 4 + i * element;
+            StructValue r = records.get(i);
+            assertEquals(b.getInt(base) & 0xFFFF_FFFFL, r.field("ProcessID").value(), where);
+            for (int k = 0; k < values; k++) {
+                int at = base + 4 + k * ptr;
+                long expected = ptr == 4 ? b.getInt(at) & 0xFFFF_FFFFL : b.getLong(at);
+                assertEquals(expected, r.field(names.get(k)).value(), where + names.get(k));
+            }
+            assertEquals(values + 1, r.fields().size(), where);
+        }
+    }
+
+    /**
+     * The note a decoded event of this entry carries, or {@code null}; when its layout has UnreadN fields the note
+     * must name each of them (the reader sees what TraceEvent leaves unexplained).
+     */
+    private String note(KernelTraceEventTable.Entry e, int version) {
+        EventSchema schema = KernelSchemas.builtIn().find(e.guid(), e.opcode(), version).schema();
+        DecodedEvent d = decoder.decode(TestRecord.builder(e.guid()).classic().opcode(e.opcode()).version(version)
+                .pointerSize(8).data(new byte[0]).build());
+        List<String> unread = schema.fields().stream().map(FieldSpec::name)
+                .filter(n -> n.startsWith("Unread")).map(n -> n.replaceAll("_\\d+$", "")).distinct().toList();
+        String note = d.notes().stream().filter(n -> n.contains(" reads no field from ")).findFirst().orElse(null);
+        if (!unread.isEmpty()) {
+            assertTrue(note != null && unread.stream().allMatch(note::contains), e.eventName() + " v" + version
+                    + ": fields " + unread + " but notes " + d.notes());
+        }
+        return note;
     }
 
     /** Problems of one entry at one pointer size (empty: decoded right). */
     private List<String> check(KernelTraceEventTable.Entry e, int version, int ptr) {
         List<KernelTraceEventTable.Fact> facts = table.facts(e.payloadClass(),
                 table.unversioned(e.payloadClass()) ? 0 : version);
-        EventSchema schema = KernelSchemas.builtIn().find(e.guid(), e.opcode(), version).schema();
+        boolean classic = e.kind() == 'K';
+        EventSchema schema = classic ? KernelSchemas.builtIn().find(e.guid(), e.opcode(), version).schema()
+                : KernelMemorySchemas.schema(e.opcode(), version);
         ByteBuffer b = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < b.capacity(); i++) {
             b.put(i, (byte) (0x21 + i * 7));
@@ -142,20 +226,24 @@ class KernelTraceEventTableTest {
         int end = payload(b, schema.fields(), ptr, at);
         byte[] payload = new byte[end];
         b.get(0, payload);
-        DecodedEvent d = decoder.decode(TestRecord.builder(e.guid()).classic().opcode(e.opcode()).version(version)
-                .pointerSize(ptr).data(payload).build());
+        TestRecord.Builder record = TestRecord.builder(e.guid()).version(version).pointerSize(ptr).data(payload);
+        DecodedEvent d = decoder.decode((classic ? record.classic().opcode(e.opcode()) : record.id(e.opcode())).build());
         List<String> problems = new ArrayList<>();
         String where = "ptr " + ptr + ": ";
-        String name = EventSchema.traceEventName(e.task(), e.opcode(), e.opcodeName(), e.task());
-        if (!d.fullName().equals(KernelSchemas.PROVIDER_NAME + "/" + name)) {
+        // a manifest event (TraceEvent registers the Kernel-Memory ones with its task name alone) or a MOF class
+        String name = classic ? KernelSchemas.PROVIDER_NAME + "/"
+                + EventSchema.traceEventName(e.task(), e.opcode(), e.opcodeName(), e.task())
+                : KernelMemorySchemas.PROVIDER_NAME + "/" + e.task();
+        if (!d.fullName().equals(name)) {
             problems.add(where + "name " + d.fullName() + ", TraceEvent " + name);
         }
-        if (d.source() != SchemaSource.KERNEL_MOF || d.hasFieldErrors() || d.undecodedLength() != 0) {
+        if (d.source() != (classic ? SchemaSource.KERNEL_MOF : SchemaSource.BUILT_IN) || d.hasFieldErrors()
+                || d.undecodedLength() != 0) {
             problems.add(where + "source " + d.source() + ", undecoded " + d.undecodedLength() + " " + d.notes()
                     + d.fields());
             return problems;
         }
-        boolean handWritten = KernelSchemas.builtIn().isHandWritten(e.guid(), e.opcode(), version);
+        boolean handWritten = classic && KernelSchemas.builtIn().isHandWritten(e.guid(), e.opcode(), version);
         int last = -1;
         for (KernelTraceEventTable.Fact f : facts) {
             if (handWritten && !f.payload() || KernelTraceEventTable.derived(facts, f)) {
@@ -164,7 +252,7 @@ class KernelTraceEventTableTest {
                 continue;
             }
             String key = e.payloadClass() + "." + f.name();
-            String ours = handWritten && d.field(f.name()) == null ? RENAMED.getOrDefault(key, f.name()) : f.name();
+            String ours = d.field(f.name()) == null ? RENAMED.getOrDefault(key, f.name()) : f.name();
             EventField field = d.field(ours);
             if (field == null && NOT_A_FIELD.containsKey(key)) {
                 continue;
@@ -205,6 +293,10 @@ class KernelTraceEventTableTest {
     private static int payload(ByteBuffer b, List<FieldSpec> fields, int ptr, Map<String, Integer> at) {
         int pos = 0;
         for (FieldSpec spec : fields) {
+            if (spec instanceof StructSpec st) {
+                b.putInt(at.get(st.count().fieldName()), 0); // no record (the records: a test of their own)
+                continue;
+            }
             DataSpec d = (DataSpec) spec;
             at.put(d.name(), pos);
             if (d.count().isReference()) {
