@@ -27,7 +27,8 @@ import org.etw4j.controller.KernelTracing;
  *     as Windows shows them without symbols). A module first seen later gets an Image/Load (10).</li>
  * <li>CPU sampling with PROFILE: every sampling interval (TRACE_PROFILE_INTERVAL, 100 ns units; MS Learn "Notes on
  *     WPA Sampling": 1 ms by default) each simulated processor (as many as the JVM has) samples the thread running on
- *     it: a runnable JVM thread, round robin, or the Idle thread. A SampledProfile (46) is followed by a StackWalk
+ *     it: a JVM thread that used CPU since the last tick (its ThreadMXBean CPU time advanced: Java calls a thread
+ *     blocked in native I/O RUNNABLE, Windows would not sample it), round robin, or the Idle thread. A SampledProfile (46) is followed by a StackWalk
  *     (32) for the same thread and timestamp when {@link ClassicEventId#SAMPLED_PROFILE} is in the stack list
  *     (TraceStackTracingInfo). CollectionStart (73) / CollectionEnd (74) give the interval, as Windows logs them.</li>
  * <li>Context switches with CSWITCH: when a processor's thread changes between two ticks, a CSwitch (36) with the
@@ -69,6 +70,7 @@ final class KernelSimulation {
     /** Threads the trace has named (rundown or Start); guarded by this. */
     private final java.util.Set<Long> knownThreads = new java.util.HashSet<>();
     private int roundRobin;
+    private final ThreadCpu cpu = ThreadCpu.create();
 
     private KernelSimulation(SimSession session, KernelTracing k, int pid) {
         this.session = session;
@@ -228,7 +230,8 @@ final class KernelSimulation {
         Map<Thread, StackTraceElement[]> all = Thread.getAllStackTraces();
         List<Map.Entry<Thread, StackTraceElement[]>> runnable = new ArrayList<>();
         for (Map.Entry<Thread, StackTraceElement[]> e : all.entrySet()) {
-            if (isJvmThread(e.getKey()) && e.getKey().getState() == Thread.State.RUNNABLE && e.getValue().length > 0) {
+            if (isJvmThread(e.getKey()) && e.getKey().getState() == Thread.State.RUNNABLE && e.getValue().length > 0
+                    && cpu.ranSinceLastTick(e.getKey().getId())) {
                 runnable.add(e);
             }
         }
