@@ -38,26 +38,31 @@ final class KernelRecords {
     static final int COLLECTION_START = 73;
     static final int COLLECTION_END = 74;
 
-    private static ByteBuffer perfInfo(int group, int type, int version, long time, int payload) {
-        int size = SystemTraceHeaderLayout.PERFINFO_HEADER_SIZE + payload;
+    /** A record of {@code headerSize + payload} bytes with the fields both header kinds share written. */
+    private static ByteBuffer record(int headerType, int headerSize, int group, int type, int version, int payload) {
+        int size = headerSize + payload;
+        if (size > 0xFFFF) {
+            throw new IllegalArgumentException("a kernel record holds at most 65535 bytes, got " + size);
+        }
         ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         b.putShort(SystemTraceHeaderLayout.VERSION, (short) version);
-        b.put(SystemTraceHeaderLayout.HEADER_TYPE, (byte) TraceHeaderTypes.PERFINFO64);
+        b.put(SystemTraceHeaderLayout.HEADER_TYPE, (byte) headerType);
         b.put(SystemTraceHeaderLayout.MARKER_FLAGS, (byte) TraceHeaderTypes.MARKER_STRUCTURED);
         b.putShort(SystemTraceHeaderLayout.SIZE, (short) size);
         b.putShort(SystemTraceHeaderLayout.HOOK_ID, (short) SystemTraceHeaderLayout.hookId(group, type));
+        return b;
+    }
+
+    private static ByteBuffer perfInfo(int group, int type, int version, long time, int payload) {
+        ByteBuffer b = record(TraceHeaderTypes.PERFINFO64, SystemTraceHeaderLayout.PERFINFO_HEADER_SIZE, group, type,
+                version, payload);
         b.putLong(SystemTraceHeaderLayout.PERFINFO_TIMESTAMP, time);
         return b.position(SystemTraceHeaderLayout.PERFINFO_HEADER_SIZE);
     }
 
     private static ByteBuffer system(int group, int type, int version, long time, int pid, int tid, int payload) {
-        int size = SystemTraceHeaderLayout.SYSTEM_HEADER_SIZE + payload;
-        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-        b.putShort(SystemTraceHeaderLayout.VERSION, (short) version);
-        b.put(SystemTraceHeaderLayout.HEADER_TYPE, (byte) TraceHeaderTypes.SYSTEM64);
-        b.put(SystemTraceHeaderLayout.MARKER_FLAGS, (byte) TraceHeaderTypes.MARKER_STRUCTURED);
-        b.putShort(SystemTraceHeaderLayout.SIZE, (short) size);
-        b.putShort(SystemTraceHeaderLayout.HOOK_ID, (short) SystemTraceHeaderLayout.hookId(group, type));
+        ByteBuffer b = record(TraceHeaderTypes.SYSTEM64, SystemTraceHeaderLayout.SYSTEM_HEADER_SIZE, group, type,
+                version, payload);
         b.putInt(SystemTraceHeaderLayout.THREAD_ID, tid);
         b.putInt(SystemTraceHeaderLayout.PROCESS_ID, pid);
         b.putLong(SystemTraceHeaderLayout.SYSTEM_TIME, time);

@@ -203,21 +203,9 @@ final class SimSession implements SessionControl {
                 return 0;
             }
             accepted++;
-            if (aligned > config.bufferSizeBytes() - WmiBufferLayout.HEADER_SIZE) {
-                lost++;
-                lostSinceDelivery++;
-                return Win32Error.ERROR_MORE_DATA.code();
-            }
-            if (current == null || current.remaining() < aligned) {
-                if (current != null) {
-                    flushCurrentLocked(consumers);
-                }
-                current = takeFreeLocked();
-                if (current == null) {
-                    lost++;
-                    lostSinceDelivery++;
-                    return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code();
-                }
+            int room = roomLocked(aligned);
+            if (room != 0) {
+                return room;
             }
             ByteBuffer b = current.bb;
             int at = current.position;
@@ -276,16 +264,8 @@ final class SimSession implements SessionControl {
             for (byte[] r : build.apply(this::stampLocked)) {
                 int aligned = WmiBufferLayout.align(r.length);
                 accepted++;
-                if (current == null || current.remaining() < aligned) {
-                    if (current != null) {
-                        flushCurrentLocked(consumers);
-                    }
-                    current = takeFreeLocked();
-                    if (current == null) {
-                        lost++;
-                        lostSinceDelivery++;
-                        continue;
-                    }
+                if (roomLocked(aligned) != 0) {
+                    continue; // lost and counted
                 }
                 int at = current.position;
                 current.bb.putLong(at + aligned - 8, 0L);
@@ -311,6 +291,30 @@ final class SimSession implements SessionControl {
     /** The kernel simulation failed: recorded as the backend's other background errors are. */
     void kernelError(Throwable e) {
         backend.recordError(e);
+    }
+
+    /**
+     * Makes {@code current} a buffer with room for {@code aligned} bytes (sealing the full one); returns 0, or
+     * ERROR_MORE_DATA (never fits a buffer) / ERROR_NOT_ENOUGH_MEMORY (no free buffer) with the record counted lost.
+     */
+    private int roomLocked(int aligned) {
+        if (aligned > config.bufferSizeBytes() - WmiBufferLayout.HEADER_SIZE) {
+            lost++;
+            lostSinceDelivery++;
+            return Win32Error.ERROR_MORE_DATA.code();
+        }
+        if (current == null || current.remaining() < aligned) {
+            if (current != null) {
+                flushCurrentLocked(consumers);
+            }
+            current = takeFreeLocked();
+            if (current == null) {
+                lost++;
+                lostSinceDelivery++;
+                return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code();
+            }
+        }
+        return 0;
     }
 
     private SessionBuffer takeFreeLocked() {
