@@ -22,6 +22,10 @@ module org.etw4j.api {
     exports org.etw4j.sim to org.etw4j.cli, org.etw4j.consumer, org.etw4j.jfr, org.etw4j.jna,
             org.etw4j.opentelemetry, org.etw4j.nativebindings, org.etw4j.samples;
 
+    // Optional: the simulated kernel samples the threads whose CPU time advanced (ThreadMXBean); without the module
+    // it falls back to the threads in state RUNNABLE.
+    requires static java.management;
+
     uses org.etw4j.spi.EtwBackendFactory;
     uses org.etw4j.spi.LogFileSinkFactory;
 

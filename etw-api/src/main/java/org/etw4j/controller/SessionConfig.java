@@ -21,9 +21,13 @@ import java.util.Objects;
  * @param flushTimer     how often partially filled buffers are delivered; zero = only when full or flushed
  * @param clockType      timestamp clock
  * @param ifExists       what to do when a session with this name is running
+ * @param kernel         the SystemTraceProvider's kernel events this session logs, or null for none; with
+ *                       {@link KernelLogger#NT_KERNEL_LOGGER} the name must be {@link KernelTracing#KERNEL_LOGGER_NAME},
+ *                       with {@link KernelLogger#SYSTEM_LOGGER} it must not be
  */
 public record SessionConfig(String name, boolean realTime, Path logFile, int bufferSizeKb, int minimumBuffers,
-                            int maximumBuffers, Duration flushTimer, ClockType clockType, IfSessionExists ifExists) {
+                            int maximumBuffers, Duration flushTimer, ClockType clockType, IfSessionExists ifExists,
+                            KernelTracing kernel) {
 
     /** ETW's MAX_ETW_BUFFER_SIZE in KB (Windows 8 and later). */
     public static final int MAX_BUFFER_SIZE_KB = 16 * 1024;
@@ -50,6 +54,31 @@ public record SessionConfig(String name, boolean realTime, Path logFile, int buf
         }
         Objects.requireNonNull(clockType, "clockType");
         Objects.requireNonNull(ifExists, "ifExists");
+        // MS Learn, "Configuring and Starting the NT Kernel Logger Session" / "... a SystemTraceProvider Session":
+        // the NT Kernel Logger is the session of that name; a system logger must have a name of its own
+        if (kernel != null && kernel.logger() == KernelLogger.NT_KERNEL_LOGGER
+                && !KernelTracing.KERNEL_LOGGER_NAME.equals(name)) {
+            throw new IllegalArgumentException("SessionConfig: the NT Kernel Logger session must be named '"
+                    + KernelTracing.KERNEL_LOGGER_NAME + "', got '" + name + "' (or use KernelLogger.SYSTEM_LOGGER)");
+        }
+        if (kernel != null && kernel.logger() == KernelLogger.SYSTEM_LOGGER
+                && KernelTracing.KERNEL_LOGGER_NAME.equals(name)) {
+            throw new IllegalArgumentException("SessionConfig: a system logger session cannot be named '"
+                    + KernelTracing.KERNEL_LOGGER_NAME + "' (use KernelLogger.NT_KERNEL_LOGGER)");
+        }
+    }
+
+    /** A session without kernel events (the configuration before kernel tracing existed). */
+    public SessionConfig(String name, boolean realTime, Path logFile, int bufferSizeKb, int minimumBuffers,
+                         int maximumBuffers, Duration flushTimer, ClockType clockType, IfSessionExists ifExists) {
+        this(name, realTime, logFile, bufferSizeKb, minimumBuffers, maximumBuffers, flushTimer, clockType, ifExists,
+                null);
+    }
+
+    /** The same configuration with {@code kernelTracing} (null: none). */
+    public SessionConfig withKernel(KernelTracing kernelTracing) {
+        return new SessionConfig(name, realTime, logFile, bufferSizeKb, minimumBuffers, maximumBuffers, flushTimer,
+                clockType, ifExists, kernelTracing);
     }
 
     /** A real-time session with default buffers (64 KB, 4 to 64 buffers, flush every second, QPC clock). */
@@ -87,6 +116,7 @@ public record SessionConfig(String name, boolean realTime, Path logFile, int buf
         private Duration flushTimer = Duration.ofSeconds(1);
         private ClockType clockType = ClockType.QPC;
         private IfSessionExists ifExists = IfSessionExists.FAIL;
+        private KernelTracing kernel;
 
         private Builder(String name) {
             this.name = name;
@@ -128,8 +158,15 @@ public record SessionConfig(String name, boolean realTime, Path logFile, int buf
             return this;
         }
 
+        /** Kernel events for this session (null: none). */
+        public Builder kernel(KernelTracing k) {
+            this.kernel = k;
+            return this;
+        }
+
         public SessionConfig build() {
-            return new SessionConfig(name, realTime, logFile, bufferSizeKb, minimumBuffers, maximumBuffers, flushTimer, clockType, ifExists);
+            return new SessionConfig(name, realTime, logFile, bufferSizeKb, minimumBuffers, maximumBuffers, flushTimer,
+                    clockType, ifExists, kernel);
         }
     }
 }

@@ -54,6 +54,8 @@ final class SimSession implements SessionControl {
     final Map<Guid, SessionFilter> enabled = new ConcurrentHashMap<>();
     private volatile SimConsumer[] consumers = SimConsumer.NONE;
     private volatile boolean running = true;
+    private final KernelSimulation kernel;
+    private long lastStamp; // guarded by lock
 
     // counters, guarded by lock
     private int allocated;
@@ -92,6 +94,7 @@ final class SimSession implements SessionControl {
         this.logger = new Thread(this::runLogger, "etw4j-logger-" + config.name());
         logger.setDaemon(true);
         logger.start();
+        this.kernel = config.kernel() == null ? null : KernelSimulation.start(this, config.kernel(), backend.pid());
     }
 
     @Override
@@ -200,28 +203,17 @@ final class SimSession implements SessionControl {
                 return 0;
             }
             accepted++;
-            if (aligned > config.bufferSizeBytes() - WmiBufferLayout.HEADER_SIZE) {
-                lost++;
-                lostSinceDelivery++;
-                return Win32Error.ERROR_MORE_DATA.code();
-            }
-            if (current == null || current.remaining() < aligned) {
-                if (current != null) {
-                    flushCurrentLocked(consumers);
-                }
-                current = takeFreeLocked();
-                if (current == null) {
-                    lost++;
-                    lostSinceDelivery++;
-                    return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code();
-                }
+            int room = roomLocked(aligned);
+            if (room != 0) {
+                return room;
             }
             ByteBuffer b = current.bb;
             int at = current.position;
             // the alignment padding (at most 7 bytes, inside the record's last 8, aligned >= HEADER_SIZE) is zero:
             // one store now, overwritten by the record's own bytes where they reach
             b.putLong(at + aligned - 8, 0L);
-            int p = RecordEncoder.header(b, at, size, items > 0, tid, backend.pid(), clock.now(), provider, d, activity);
+            long now = kernel == null ? clock.now() : stampLocked();
+            int p = RecordEncoder.header(b, at, size, items > 0, tid, backend.pid(), now, provider, d, activity);
             int left = items;
             if (hasRelated) {
                 p = RecordEncoder.guidItem(b, p, EXT_RELATED_ACTIVITYID, related, --left > 0);
@@ -256,6 +248,73 @@ final class SimSession implements SessionControl {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Appends the kernel records {@code build} makes for the timestamp it is given (one clock reading, taken under
+     * the session's lock so that records stay in time order in the buffer), each 8-byte aligned with zero padding.
+     * A record that finds no free buffer is lost and counted, as Windows counts EventsLost.
+     */
+    void appendKernel(java.util.function.Function<java.util.function.LongSupplier, java.util.List<byte[]>> build) {
+        lock.lock();
+        try {
+            if (!running) {
+                return;
+            }
+            for (byte[] r : build.apply(this::stampLocked)) {
+                int aligned = WmiBufferLayout.align(r.length);
+                accepted++;
+                if (roomLocked(aligned) != 0) {
+                    continue; // lost and counted
+                }
+                int at = current.position;
+                current.bb.putLong(at + aligned - 8, 0L);
+                current.bb.put(at, r, 0, r.length);
+                current.position = at + aligned;
+                current.events++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A timestamp after every one given before in a session with a kernel simulation: the model joins a StackWalk
+     * to its event by (thread, timestamp), and two events of one thread never share a QPC reading on Windows, while
+     * this clock (10 MHz) can give one reading twice. Called with the lock held.
+     */
+    private long stampLocked() {
+        lastStamp = Math.max(clock.now(), lastStamp + 1);
+        return lastStamp;
+    }
+
+    /** The kernel simulation failed: recorded as the backend's other background errors are. */
+    void kernelError(Throwable e) {
+        backend.recordError(e);
+    }
+
+    /**
+     * Makes {@code current} a buffer with room for {@code aligned} bytes (sealing the full one); returns 0, or
+     * ERROR_MORE_DATA (never fits a buffer) / ERROR_NOT_ENOUGH_MEMORY (no free buffer) with the record counted lost.
+     */
+    private int roomLocked(int aligned) {
+        if (aligned > config.bufferSizeBytes() - WmiBufferLayout.HEADER_SIZE) {
+            lost++;
+            lostSinceDelivery++;
+            return Win32Error.ERROR_MORE_DATA.code();
+        }
+        if (current == null || current.remaining() < aligned) {
+            if (current != null) {
+                flushCurrentLocked(consumers);
+            }
+            current = takeFreeLocked();
+            if (current == null) {
+                lost++;
+                lostSinceDelivery++;
+                return Win32Error.ERROR_NOT_ENOUGH_MEMORY.code();
+            }
+        }
+        return 0;
     }
 
     private SessionBuffer takeFreeLocked() {
@@ -464,6 +523,9 @@ final class SimSession implements SessionControl {
 
     @Override
     public void stop() {
+        if (kernel != null && running) {
+            kernel.stop(); // Windows logs the end rundown (DCEnd) before the session stops
+        }
         lock.lock();
         try {
             if (!running) {

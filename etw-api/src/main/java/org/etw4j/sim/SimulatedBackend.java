@@ -397,6 +397,13 @@ public final class SimulatedBackend implements EtwBackend {
 
     @Override
     public SessionControl startSession(SessionConfig config) {
+        if (config.kernel() != null && config.realTime()) {
+            // the simulated consumers read EVENT_HEADER records only; Windows converts kernel records for real-time
+            // consumers inside ProcessTrace, which the simulator does not model
+            throw new EtwException("StartTraceW", Win32Error.ERROR_NOT_SUPPORTED.code(), "session '" + config.name()
+                    + "': the simulated ETW writes kernel events to an .etl file only; a real-time kernel session"
+                    + " needs Windows");
+        }
         synchronized (notifyLock) {
             SimSession existing = sessions.get(config.name());
             if (existing != null) {

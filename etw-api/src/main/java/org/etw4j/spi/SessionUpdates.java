@@ -50,6 +50,9 @@ public final class SessionUpdates {
         if (running.realTime() != requested.realTime() || !Objects.equals(running.logFile(), requested.logFile())) {
             refused.add("real-time delivery or the log file (etw4j does not switch them)");
         }
+        if (!Objects.equals(running.kernel(), requested.kernel())) {
+            refused.add("the kernel events (etw4j sets them when the session starts)");
+        }
         if (!refused.isEmpty()) {
             throw new EtwException("ControlTraceW", Win32Error.ERROR_INVALID_PARAMETER.code(),
                     "UPDATE of session '" + running.name() + "' changes only the flush timer (to a nonzero value) and"

@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.EnableProperty;
+import org.etw4j.controller.KernelTracing;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -27,10 +30,11 @@ import picocli.CommandLine.Spec;
  * {@code --demo-load} adds one.
  */
 @Command(name = "record", mixinStandardHelpOptions = true, defaultValueProvider = SessionOptions.Defaults.class,
-        header = "Record provider events into an .etl file.",
-        description = "Starts a file-mode session, enables the providers and writes until Ctrl-C or --duration "
-                + "(the file is completed either way). Off Windows the session runs on the simulated ETW, where only "
-                + "providers in this process exist: use --demo-load.")
+        header = "Record provider and kernel events into an .etl file.",
+        description = "Starts a file-mode session, enables the providers (and the kernel events of --kernel) and "
+                + "writes until Ctrl-C or --duration (the file is completed either way). Off Windows the session runs "
+                + "on the simulated ETW, where only providers in this process exist (use --demo-load) and the kernel "
+                + "events describe this JVM.")
 final class RecordCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -49,10 +53,21 @@ final class RecordCommand implements Callable<Integer> {
     @Mixin
     SessionOptions common;
 
+    @Mixin
+    KernelOptions kernelOptions;
+
     @Override
     public Integer call() throws Exception {
         CommandLine cl = spec.commandLine();
-        List<ProviderSpec> enable = common.providersToEnable(cl);
+        List<ProviderSpec> enable = common.providersToEnable(cl, kernelOptions.wanted());
+        KernelTracing kernel = kernelOptions.tracing(cl);
+        String sessionName = kernelOptions.sessionName(common.session);
+        if (kernelOptions.stacks) {
+            // MS Learn, ENABLE_TRACE_PARAMETERS: EVENT_ENABLE_PROPERTY_STACK_TRACE adds a call stack to each event
+            common.enableAdjustment = p -> EnableParameters.builder().level(p.level())
+                    .matchAnyKeyword(p.matchAnyKeyword()).matchAllKeyword(p.matchAllKeyword())
+                    .properties(p.properties()).property(EnableProperty.STACK_TRACE).build();
+        }
         if (bufferSizeKb < 1 || bufferSizeKb > SessionConfig.MAX_BUFFER_SIZE_KB) {
             throw new CommandLine.ParameterException(cl, "--buffer-size must be 1-" + SessionConfig.MAX_BUFFER_SIZE_KB
                     + " (KB), got " + bufferSizeKb);
@@ -64,9 +79,10 @@ final class RecordCommand implements Callable<Integer> {
         EtwBackend backend = common.controllingBackend();
         PrintWriter out = cl.getOut();
         PrintWriter err = cl.getErr();
-        SessionConfig config = SessionConfig.file(common.session, file)
+        SessionConfig config = SessionConfig.file(sessionName, file)
                 .bufferSizeKb(bufferSizeKb)
                 .ifExists(common.ifExists())
+                .kernel(kernel)
                 .build();
 
         long started = System.nanoTime();
@@ -75,7 +91,8 @@ final class RecordCommand implements Callable<Integer> {
         try (StopSignal signal = new StopSignal()) {
             SessionOptions.Outcome outcome;
             try (TraceSession s = TraceSession.start(config, backend)) {
-                outcome = common.run(s, backend, enable, signal, err, "recording session '" + common.session + "'",
+                outcome = common.run(s, backend, enable, signal, err, "recording session '" + sessionName + "'"
+                                + (kernel == null ? "" : " (kernel: " + kernelGroups(kernel) + ")"),
                         " to " + file, null);
             }
             SessionStatistics stats = outcome.statistics();
@@ -83,7 +100,7 @@ final class RecordCommand implements Callable<Integer> {
                 throw new CliException("writing " + file + " failed: " + EtwCommand.oneLine(sim.backgroundErrors().get(0)));
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            out.printf("session %s stopped after %.1f s%s%n", common.session, seconds, signal.byShutdown() ? " (interrupted)" : "");
+            out.printf("session %s stopped after %.1f s%s%n", sessionName, seconds, signal.byShutdown() ? " (interrupted)" : "");
             out.printf("  output   %s (%d bytes)%n", file, Files.exists(file) ? Files.size(file) : 0);
             out.printf("  events   accepted %s, written %s, lost %d%n", LiveCommand.countOrNa(stats.acceptedEvents()),
                     LiveCommand.countOrNa(stats.deliveredEvents()), stats.eventsLost());
@@ -91,9 +108,22 @@ final class RecordCommand implements Callable<Integer> {
             if (common.demoLoad) {
                 out.printf("  load     %d rounds of the etw4j-Demo events%n", outcome.demoRounds());
             }
-            out.println("next: ./etw summary " + file + "   or   ./etw dump " + file);
+            out.println(kernel == null ? "next: ./etw summary " + file + "   or   ./etw dump " + file
+                    : "next: ./etw profile " + file + "   or   ./etw report " + file);
             out.flush();
         }
         return EtwCommand.OK;
+    }
+
+    /** The kernel groups and stack events, as the start line tells them. */
+    private static String kernelGroups(KernelTracing k) {
+        StringBuilder s = new StringBuilder();
+        for (org.etw4j.controller.KernelFlag f : k.flags()) {
+            s.append(s.isEmpty() ? "" : ",").append(f.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        if (!k.stackEvents().isEmpty()) {
+            s.append("; stacks on ").append(k.stackEvents().size()).append(" kernel events");
+        }
+        return s.toString();
     }
 }

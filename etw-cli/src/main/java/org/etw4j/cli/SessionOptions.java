@@ -54,6 +54,9 @@ final class SessionOptions {
     @Mixin
     BackendOption backendOption;
 
+    /** What the command adds to every provider's enable parameters (record's --stacks adds STACK_TRACE). */
+    java.util.function.UnaryOperator<org.etw4j.controller.EnableParameters> enableAdjustment = p -> p;
+
     /**
      * The providers of the manifests the command knows, name to GUID: the demo provider's, plus those of its
      * {@code --manifest} files ({@link #addManifestProviders}); what provider names resolve against after the
@@ -102,11 +105,16 @@ final class SessionOptions {
      * error.
      */
     List<ProviderSpec> providersToEnable(CommandLine cl) {
+        return providersToEnable(cl, false);
+    }
+
+    /** As {@link #providersToEnable(CommandLine)}; with {@code noneIsFine} (kernel events recorded) none is fine. */
+    List<ProviderSpec> providersToEnable(CommandLine cl, boolean noneIsFine) {
         List<ProviderSpec> list = new ArrayList<>(providers);
         if (demoLoad && list.stream().noneMatch(p -> p.id().equals(DemoEvents.PROVIDER_ID))) {
             list.add(new ProviderSpec(DemoEvents.PROVIDER_NAME, DemoEvents.PROVIDER_ID, Level.VERBOSE.value(), -1L));
         }
-        if (list.isEmpty()) {
+        if (list.isEmpty() && !noneIsFine) {
             throw new CommandLine.ParameterException(cl, "give at least one --provider (or --demo-load)");
         }
         if (rate < 1 || rate > 1_000_000) {
@@ -151,7 +159,7 @@ final class SessionOptions {
             if (r.warning() != null) {
                 err.println("warning: " + r.warning());
             }
-            s.enable(r.id(), p.parameters());
+            s.enable(r.id(), enableAdjustment.apply(p.parameters()));
         }
         DemoLoad load = demoLoad ? DemoLoad.start(backend, rate) : null;
         err.println(what + " on the " + backend.name() + " backend" + where

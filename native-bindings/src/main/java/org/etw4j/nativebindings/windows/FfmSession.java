@@ -74,8 +74,20 @@ final class FfmSession implements SessionControl {
                 return new StartResult(status, null);
             }
             Guid actual = SessionProperties.sessionId(props);
-            return new StartResult(0, new FfmSession(backend, config.name(), actual.isNull() ? id : actual,
-                    handleOut.get(ValueLayout.JAVA_LONG, 0), config, true));
+            long handle = handleOut.get(ValueLayout.JAVA_LONG, 0);
+            FfmSession session = new FfmSession(backend, config.name(), actual.isNull() ? id : actual, handle, config,
+                    true);
+            if (config.kernel() != null) {
+                // MS Learn, TraceSetInformation: "Call this function after calling StartTrace"
+                String[] what = new String[1];
+                int set = KernelSetup.apply(handle, config.kernel(), what);
+                if (set != Win32Errors.ERROR_SUCCESS) {
+                    session.stop(); // a kernel session without the stacks or interval asked for is not what was asked
+                    throw Win32Errors.failure("TraceSetInformation", set, what[0] + " of session '" + config.name()
+                            + "'");
+                }
+            }
+            return new StartResult(0, session);
         }
     }
 

@@ -7,6 +7,8 @@ import java.time.Duration;
 import org.etw4j.Guid;
 import org.etw4j.controller.ClockType;
 import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.KernelLogger;
+import org.etw4j.controller.KernelTracing;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.controller.SessionStatistics;
@@ -36,13 +38,29 @@ final class SessionProperties {
     static MemorySegment forStart(SegmentAllocator allocator, SessionConfig config, Guid sessionId) {
         MemorySegment p = EventTraceProperties.allocate(allocator, config.name(), logFileName(config.logFile()));
         MemorySegment wnode = _EVENT_TRACE_PROPERTIES.Wnode(p);
-        NativeGuids.write(wnode, _WNODE_HEADER.Guid$offset(), sessionId);
+        NativeGuids.write(wnode, _WNODE_HEADER.Guid$offset(), wnodeGuid(config, sessionId));
         _WNODE_HEADER.ClientContext(wnode, config.clockType().value());
         _WNODE_HEADER.Flags(wnode, EtwNative.WNODE_FLAG_TRACED_GUID());
         setChangeable(p, config);
         _EVENT_TRACE_PROPERTIES.BufferSize(p, config.bufferSizeKb());
         _EVENT_TRACE_PROPERTIES.MinimumBuffers(p, config.minimumBuffers());
+        if (config.kernel() != null) {
+            // MS Learn, EVENT_TRACE_PROPERTIES, EnableFlags: "Flags that enable which NT Kernel Logger events to log"
+            // (and the SystemTraceProvider's events of a system logger session, "Configuring and Starting a
+            // SystemTraceProvider Session")
+            _EVENT_TRACE_PROPERTIES.EnableFlags(p, config.kernel().enableFlags());
+        }
         return p;
+    }
+
+    /**
+     * {@code Wnode.Guid} at start: SystemTraceControlGuid for the NT Kernel Logger (MS Learn, "Configuring and
+     * Starting the NT Kernel Logger Session"), else the session's own GUID (a system logger must not use
+     * SystemTraceControlGuid: "Configuring and Starting a SystemTraceProvider Session").
+     */
+    static Guid wnodeGuid(SessionConfig config, Guid sessionId) {
+        return config.kernel() != null && config.kernel().logger() == KernelLogger.NT_KERNEL_LOGGER
+                ? KernelTracing.SYSTEM_TRACE_CONTROL_GUID : sessionId;
     }
 
     /**
@@ -71,10 +89,13 @@ final class SessionProperties {
         _EVENT_TRACE_PROPERTIES.LogFileMode(p, logFileMode(config));
     }
 
-    /** {@code LogFileMode} for a config: real-time and/or sequential file. */
+    /** {@code LogFileMode} for a config: real-time and/or sequential file, and the system logger mode. */
     static int logFileMode(SessionConfig config) {
+        boolean systemLogger = config.kernel() != null && config.kernel().logger() == KernelLogger.SYSTEM_LOGGER;
         return (config.realTime() ? EtwNative.EVENT_TRACE_REAL_TIME_MODE() : 0)
-                | (config.logFile() != null ? EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL() : 0);
+                | (config.logFile() != null ? EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL() : 0)
+                // MS Learn, "Configuring and Starting a SystemTraceProvider Session": Windows 8 and later
+                | (systemLogger ? EtwNative.EVENT_TRACE_SYSTEM_LOGGER_MODE() : 0);
     }
 
     private static String logFileName(Path logFile) {

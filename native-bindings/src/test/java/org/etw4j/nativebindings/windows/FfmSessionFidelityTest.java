@@ -90,6 +90,33 @@ class FfmSessionFidelityTest {
         assertFalse(p.isEnabled());
     }
 
+    // ------------------------------------------------------------------ issue 21, item 12: kernel sessions
+
+    @Test
+    void aKernelSessionWhoseTraceSetInformationFailsIsStoppedAndTheFailureNamed() {
+        // The stand-in's engine has no TraceSetInformation, so the stand-in answers ERROR_NOT_SUPPORTED (its rule for
+        // every absent entry): what this proves is etw4j's handling of a failure after StartTraceW, not Windows'
+        // answer. A session without the stacks asked for is not what was asked: it is stopped, the error names the
+        // function, the status and what was being set.
+        SessionConfig c = SessionConfig.realTime(prefix + "k").kernel(org.etw4j.controller.KernelTracing.of(
+                        org.etw4j.controller.KernelFlag.PROFILE)
+                .withStacks(org.etw4j.controller.ClassicEventId.SAMPLED_PROFILE)).build();
+        org.etw4j.EtwException e = org.junit.jupiter.api.Assertions.assertThrows(org.etw4j.EtwException.class,
+                () -> backend.startSession(c));
+        assertEquals("TraceSetInformation", e.function());
+        assertEquals(org.etw4j.Win32Error.ERROR_NOT_SUPPORTED, e.error());
+        assertTrue(e.getMessage().contains("TraceStackTracingInfo (1 kernel events)"), e.getMessage());
+        assertTrue(backend.querySessions().stream().noneMatch(i -> i.name().equals(c.name())), "the session was stopped");
+    }
+
+    @Test
+    void aKernelSessionWithoutStacksOrIntervalNeedsNoTraceSetInformation() {
+        SessionConfig c = SessionConfig.realTime(prefix + "k").kernel(org.etw4j.controller.KernelTracing.of(
+                org.etw4j.controller.KernelFlag.PROCESS)).build();
+        TraceSession s = closeLater(TraceSession.start(c, backend));
+        assertTrue(s.isRunning());
+    }
+
     // ------------------------------------------------------------------ issue 21, item 2: names that resolve
 
     @Test

@@ -135,6 +135,68 @@ class RealEtwTest {
         t.join(WAIT.toMillis());
     }
 
+    /**
+     * Issue 21, item 12: a system logger session (Windows 8+) with process, thread, image and CPU sampling at 0.5 ms
+     * and stacks on SampledProfile, read by etw-consumer's model: samples of this process, joined to StackWalk
+     * stacks, frames resolved to images; the rundown names this JVM; CollectionStart gives the interval asked for.
+     */
+    @Test
+    void aSystemLoggerKernelSessionGivesSamplesWithStacksOfThisProcess(@TempDir Path dir) throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        Path etl = dir.resolve("etw4j-kernel.etl");
+        org.etw4j.controller.KernelTracing k = org.etw4j.controller.KernelTracing.of(
+                        org.etw4j.controller.KernelFlag.PROCESS, org.etw4j.controller.KernelFlag.THREAD,
+                        org.etw4j.controller.KernelFlag.IMAGE_LOAD, org.etw4j.controller.KernelFlag.PROFILE)
+                .withSamplingInterval(Duration.ofNanos(500_000))
+                .withStacks(org.etw4j.controller.ClassicEventId.SAMPLED_PROFILE);
+        SessionControl s = start(SessionConfig.file(name, etl).kernel(k).build());
+        long end = System.nanoTime() + 2_000_000_000L;
+        long spin = 0;
+        while (System.nanoTime() < end) {
+            spin += Long.numberOfTrailingZeros(spin + System.nanoTime());
+        }
+        s.stop();
+        int pid = (int) ProcessHandle.current().pid();
+        org.etw4j.consumer.model.TraceModel m = org.etw4j.consumer.model.TraceModel.read(etl);
+        org.etw4j.consumer.model.CpuProfile p = m.cpuProfile();
+        assertEquals(5_000, p.intervalHundredNs(), "TraceSampledProfileIntervalInfo took effect");
+        assertTrue(p.countsByProcessId().getOrDefault(pid, 0L) > 100, "samples of this JVM: " + p.countsByProcessId()
+                + " (spin " + spin + ")");
+        assertTrue(p.samplesWithStack() > p.sampleCount() / 2, "TraceStackTracingInfo: stacks on samples "
+                + p.samplesWithStack() + " of " + p.sampleCount());
+        assertTrue(m.processes().stream().anyMatch(l -> l.process().processId() == pid), "the rundown names this process");
+        assertTrue(p.stacks().stream().filter(c -> c.processId() == pid)
+                        .anyMatch(c -> c.frames().stream().anyMatch(f -> f.image() != null
+                                && f.image().fileName().equalsIgnoreCase("jvm.dll"))),
+                "a stack of this JVM runs through jvm.dll");
+    }
+
+    /**
+     * Issue 21, item 12: the NT Kernel Logger by its fixed name and SystemTraceControlGuid; a second start while it
+     * runs is ERROR_ALREADY_EXISTS (one per machine).
+     */
+    @Test
+    void theNtKernelLoggerStartsUnderItsOwnNameAndGuid(@TempDir Path dir) {
+        org.etw4j.controller.KernelTracing k = org.etw4j.controller.KernelTracing.of(
+                org.etw4j.controller.KernelFlag.PROCESS).in(org.etw4j.controller.KernelLogger.NT_KERNEL_LOGGER);
+        SessionConfig c = SessionConfig.file(org.etw4j.controller.KernelTracing.KERNEL_LOGGER_NAME,
+                dir.resolve("nt.etl")).kernel(k).build();
+        SessionControl s;
+        try {
+            s = start(c);
+        } catch (EtwException e) {
+            if (e.error() == Win32Error.ERROR_ALREADY_EXISTS) {
+                abort("the NT Kernel Logger is already running on this machine (another tool uses it)");
+            }
+            throw e;
+        }
+        assertEquals(org.etw4j.controller.KernelTracing.SYSTEM_TRACE_CONTROL_GUID, s.sessionId());
+        EtwException again = org.junit.jupiter.api.Assertions.assertThrows(EtwException.class,
+                () -> backend.startSession(c));
+        assertEquals(Win32Error.ERROR_ALREADY_EXISTS, again.error());
+        s.stop();
+    }
+
     @Test
     void aFileSessionIsReadBackWithOpenTrace(@TempDir Path dir) throws Exception {
         String name = PREFIX + UUID.randomUUID();
