@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.etw4j.EtwException;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.DecodedEventText;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.SchemaSource;
@@ -140,12 +140,12 @@ class SimulatedKernelTraceTest {
                 }
                 DecodedEvent e = decoder.decode(adapter.of(c.record()));
                 if (e.source() != SchemaSource.KERNEL_MOF) {
-                    problems.add("not a kernel MOF event: " + DecodedEventText.format(e));
+                    problems.add("not a kernel MOF event: " + EventFormatter.text(e));
                     continue;
                 }
                 seen.merge(e.fullName() + " v" + e.version(), 1, Integer::sum);
                 if (e.hasFieldErrors() || e.undecodedLength() > 0 || !e.notes().isEmpty()) {
-                    problems.add(DecodedEventText.format(e));
+                    problems.add(EventFormatter.text(e));
                 }
             }
             assertEquals(0, f.warningCount(), "reader warnings");
