@@ -50,6 +50,10 @@ public final class SessionUpdates {
         if (running.realTime() != requested.realTime() || !Objects.equals(running.logFile(), requested.logFile())) {
             refused.add("real-time delivery or the log file (etw4j does not switch them)");
         }
+        if (running.fileMode() != requested.fileMode() || running.maximumFileSizeMb() != requested.maximumFileSizeMb()
+                || running.privateInProcess() != requested.privateInProcess()) {
+            refused.add("the file mode, the maximum file size or private mode (not members UPDATE changes)");
+        }
         if (!refused.isEmpty()) {
             throw new EtwException("ControlTraceW", Win32Error.ERROR_INVALID_PARAMETER.code(),
                     "UPDATE of session '" + running.name() + "' changes only the flush timer (to a nonzero value) and"

@@ -45,6 +45,11 @@ public final class EtlLogFileSinkFactory implements LogFileSinkFactory {
         }
 
         @Override
+        public void overwriteBuffer(long index, ByteBuffer buffer) throws IOException {
+            writer.overwriteBuffer(index, buffer);
+        }
+
+        @Override
         public void close(LogfileHeader finalHeader) throws IOException {
             writer.close(finalHeader);
         }

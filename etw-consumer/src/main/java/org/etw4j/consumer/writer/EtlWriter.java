@@ -279,6 +279,24 @@ public final class EtlWriter implements AutoCloseable {
      * {@link #bufferSize()} bytes, its BufferSize field equal to it, not compressed).
      */
     public void writeBuffer(ByteBuffer buffer) throws IOException {
+        put(buffer, buffersWritten);
+        buffersWritten++;
+    }
+
+    /**
+     * Replaces buffer {@code index} (1 to {@link #buffersWritten()} - 1) with a whole buffer, as
+     * {@link #writeBuffer(ByteBuffer)} takes it: how a circular file (EVENT_TRACE_FILE_MODE_CIRCULAR) reuses its
+     * oldest buffer. The file does not grow; {@link #recordsWritten()} then counts the records written, not those
+     * left in the file.
+     */
+    public void overwriteBuffer(long index, ByteBuffer buffer) throws IOException {
+        if (index < 1 || index >= buffersWritten) {
+            throw new IllegalArgumentException("buffer " + index + " is not a written data buffer (1.." + (buffersWritten - 1) + ")");
+        }
+        put(buffer, index);
+    }
+
+    private void put(ByteBuffer buffer, long index) throws IOException {
         checkOpen();
         ByteBuffer b = le(buffer);
         int start = b.position();
@@ -299,8 +317,7 @@ public final class EtlWriter implements AutoCloseable {
         lastRaw = Math.max(lastRaw, b.getLong(start + WmiBufferLayout.TIMESTAMP));
         sequence = Math.max(sequence, b.getLong(start + WmiBufferLayout.SEQUENCE_NUMBER));
         records += countRecords(b, start);
-        writeFully(b.duplicate().position(start).limit(start + bufferSize), buffersWritten * (long) bufferSize);
-        buffersWritten++;
+        writeFully(b.duplicate().position(start).limit(start + bufferSize), index * (long) bufferSize);
     }
 
     /** Seals and writes every partly filled buffer now (ETW's flush); later records start new buffers. */

@@ -1,0 +1,122 @@
+package org.etw4j.consumer.writer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.etw4j.EventDescriptor;
+import org.etw4j.Level;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlOrder;
+import org.etw4j.consumer.etl.EtlReadOptions;
+import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.controller.EnableParameters;
+import org.etw4j.controller.LogFileMode;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionStatistics;
+import org.etw4j.controller.TraceSession;
+import org.etw4j.provider.EtwProvider;
+import org.etw4j.sim.SimulatedBackend;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The simulator's file modes on the .etl files it writes, read back by the pure-Java reader (MS Learn, "Logging Mode
+ * Constants"): SEQUENTIAL with a maximum size stops writing and counts the rest lost; CIRCULAR keeps the latest
+ * buffers, out of time order on disk, and the reader's time-ordered merge still returns every record in order;
+ * NEW_FILE writes name_1.etl, name_2.etl, ... each a complete trace. 1 KB buffers and 1 MB files: 1,024 buffers a
+ * file, buffer 0 included. The session's pool is large so that no event is lost before the file sees it.
+ */
+class LogFileModesTest {
+    static final EventDescriptor EVENT = EventDescriptor.of(1, Level.INFORMATIONAL, 1);
+    static final int EVENTS = 20_000;
+    static final int BUFFERS_PER_FILE = 1024;
+
+    @TempDir
+    Path dir;
+
+    private SessionStatistics record(SessionConfig.Builder config) throws Exception {
+        SimulatedBackend backend = new SimulatedBackend();
+        try (TraceSession session = TraceSession.start(config.bufferSizeKb(1).buffers(4, 100_000)
+                .flushTimer(Duration.ZERO).build(), backend);
+             EtwProvider provider = EtwProvider.builder("Etw4j-Test-FileModes").backend(backend).register()) {
+            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+            for (int i = 0; i < EVENTS; i++) {
+                assertEquals(0, provider.event(EVENT).int32(i).string("x".repeat(100)).write());
+            }
+            session.stop();
+            assertTrue(backend.backgroundErrors().isEmpty(), () -> backend.backgroundErrors().toString());
+            return session.statistics();
+        }
+    }
+
+    /** The event numbers in the file, in the cursor's order; a reader warning fails the test. */
+    private static List<Integer> numbers(Path etl, EtlOrder order) throws Exception {
+        List<Integer> out = new ArrayList<>();
+        try (EtlFile file = EtlFile.open(etl, new EtlReadOptions(true, org.etw4j.consumer.etl.EtlWarningListener.IGNORE))) {
+            EtlCursor c = file.cursor(order);
+            while (c.advance()) {
+                if (c.record().kind() == HeaderKind.EVENT_HEADER) {
+                    out.add(c.record().userData().getInt(0));
+                }
+            }
+            assertEquals(0, file.warningCount());
+        }
+        return out;
+    }
+
+    private static void assertConsecutive(List<Integer> n, int first, int last) {
+        assertEquals(last - first + 1, n.size(), "events " + first + ".." + last);
+        for (int i = 0; i < n.size(); i++) {
+            assertEquals(first + i, n.get(i), "event at " + i);
+        }
+    }
+
+    @Test
+    void sequentialStopsWritingAtTheMaximumSizeAndCountsTheRestLost() throws Exception {
+        Path etl = dir.resolve("seq.etl");
+        SessionStatistics stats = record(SessionConfig.file("seq-" + UUID.randomUUID(), etl).maximumFileSizeMb(1));
+        assertEquals(BUFFERS_PER_FILE * 1024L, Files.size(etl), "the file stops at MaximumFileSize");
+        List<Integer> n = numbers(etl, EtlOrder.TIME);
+        assertConsecutive(n, 0, n.size() - 1);
+        assertTrue(n.size() < EVENTS);
+        assertEquals(EVENTS - n.size(), stats.eventsLost(), "every event the file refused is counted lost");
+        try (EtlFile file = EtlFile.open(etl)) {
+            assertEquals(EVENTS - n.size(), file.header().eventsLost());
+            assertEquals(1, file.header().maximumFileSize());
+            assertEquals(LogFileMode.SEQUENTIAL.bit(), file.header().logFileMode());
+            assertEquals(BUFFERS_PER_FILE, file.header().buffersWritten());
+        }
+    }
+
+    @Test
+    void newFileWritesNumberedCompleteTraces() throws Exception {
+        Path pattern = dir.resolve("part_%d.etl");
+        SessionStatistics stats = record(SessionConfig.file("parts-" + UUID.randomUUID(), pattern).newFileEvery(1));
+        assertEquals(0, stats.eventsLost());
+        List<Integer> all = new ArrayList<>();
+        int files = 0;
+        for (int k = 1; Files.exists(dir.resolve("part_" + k + ".etl")); k++) {
+            Path part = dir.resolve("part_" + k + ".etl");
+            files++;
+            assertTrue(Files.size(part) <= BUFFERS_PER_FILE * 1024L, part + " is within MaximumFileSize");
+            try (EtlFile file = EtlFile.open(part, new EtlReadOptions(true, org.etw4j.consumer.etl.EtlWarningListener.IGNORE))) {
+                assertEquals(part.toAbsolutePath().toString(), file.header().logFileName());
+                assertEquals(Files.size(part), file.header().buffersWritten() * 1024, "BuffersWritten matches the file");
+                assertEquals(LogFileMode.NEW_FILE.bit(), file.header().logFileMode());
+                assertTrue(file.header().endTime() >= file.header().startTime());
+            }
+            all.addAll(numbers(part, EtlOrder.TIME));
+        }
+        assertTrue(files >= 3, "several files, got " + files);
+        assertFalse(Files.exists(pattern), "no file with a literal %d");
+        assertConsecutive(all, 0, EVENTS - 1);
+    }
+}
