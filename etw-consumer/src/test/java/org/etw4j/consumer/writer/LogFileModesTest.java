@@ -97,6 +97,28 @@ class LogFileModesTest {
     }
 
     @Test
+    void circularKeepsTheLatestBuffersAndTheMergeReturnsThemInTimeOrder() throws Exception {
+        Path etl = dir.resolve("ring.etl");
+        SessionStatistics stats = record(SessionConfig.file("ring-" + UUID.randomUUID(), etl).circular(1));
+        assertEquals(0, stats.eventsLost());
+        assertEquals(BUFFERS_PER_FILE * 1024L, Files.size(etl), "the file never grows past MaximumFileSize");
+        List<Integer> onDisk = numbers(etl, EtlOrder.FILE);
+        boolean wrapped = false;
+        for (int i = 1; i < onDisk.size(); i++) {
+            wrapped |= onDisk.get(i) < onDisk.get(i - 1);
+        }
+        assertTrue(wrapped, "the ring wrapped: buffers on disk are not in time order");
+        List<Integer> n = numbers(etl, EtlOrder.TIME);
+        assertEquals(EVENTS - 1, n.get(n.size() - 1), "the latest event is kept");
+        assertConsecutive(n, EVENTS - n.size(), EVENTS - 1);
+        assertEquals(onDisk.size(), n.size(), "every record in the file is returned");
+        try (EtlFile file = EtlFile.open(etl)) {
+            assertEquals(LogFileMode.CIRCULAR.bit(), file.header().logFileMode());
+            assertEquals(1, file.header().maximumFileSize());
+        }
+    }
+
+    @Test
     void newFileWritesNumberedCompleteTraces() throws Exception {
         Path pattern = dir.resolve("part_%d.etl");
         SessionStatistics stats = record(SessionConfig.file("parts-" + UUID.randomUUID(), pattern).newFileEvery(1));
