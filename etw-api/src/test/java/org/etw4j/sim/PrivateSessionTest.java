@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Private in-process sessions in the simulator (MS Learn, "Configuring and Starting a Private Logger Session" and
  * "Logging Mode Constants"): they do not count against the 64 sessions, at most three run in a process, they have
  * no real-time consumers, and the simulator refuses APPEND rather than write a new file. The file side (the
- * private-session flag in each event) is tested in etw-consumer's PrivateSessionFileTest.
+ * private-session flag in each event) is tested in etw-consumer's LogFileModesTest.
  */
 class PrivateSessionTest {
     @TempDir

@@ -22,6 +22,7 @@ import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
+import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.sim.SimulatedBackend;
 import org.junit.jupiter.api.Test;
@@ -140,5 +141,25 @@ class LogFileModesTest {
         assertTrue(files >= 3, "several files, got " + files);
         assertFalse(Files.exists(pattern), "no file with a literal %d");
         assertConsecutive(all, 0, EVENTS - 1);
+    }
+
+    @Test
+    void aPrivateSessionsFileSaysSoInItsHeaderAndEveryEvent() throws Exception {
+        Path etl = dir.resolve("private.etl");
+        record(SessionConfig.file("private-" + UUID.randomUUID(), etl).privateInProcess(true));
+        int events = 0;
+        try (EtlFile file = EtlFile.open(etl)) {
+            // EVENT_TRACE_FILE_MODE_SEQUENTIAL | EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC
+            assertEquals(0x1 | 0x800 | 0x2_0000, file.header().logFileMode());
+            EtlCursor c = file.cursor();
+            while (c.advance()) {
+                if (c.record().kind() == HeaderKind.EVENT_HEADER) {
+                    assertEquals(EventHeaderLayout.FLAG_PRIVATE_SESSION, c.record().headerFlags() & EventHeaderLayout.FLAG_PRIVATE_SESSION,
+                            "EVENT_HEADER_FLAG_PRIVATE_SESSION (MS Learn, EVENT_HEADER: \"logged to a private session\")");
+                    events++;
+                }
+            }
+        }
+        assertEquals(EVENTS, events);
     }
 }

@@ -7,7 +7,9 @@ import java.time.Duration;
 import org.etw4j.Guid;
 import org.etw4j.controller.ClockType;
 import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionConfigException;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.nativebindings.generated.EtwNative;
@@ -42,6 +44,9 @@ final class SessionProperties {
         setChangeable(p, config);
         _EVENT_TRACE_PROPERTIES.BufferSize(p, config.bufferSizeKb());
         _EVENT_TRACE_PROPERTIES.MinimumBuffers(p, config.minimumBuffers());
+        // MB ("Maximum size of the file used to log events, in megabytes"; required with CIRCULAR and NEWFILE),
+        // 0 = no limit (MS Learn, EVENT_TRACE_PROPERTIES structure)
+        _EVENT_TRACE_PROPERTIES.MaximumFileSize(p, config.maximumFileSizeMb());
         return p;
     }
 
@@ -71,10 +76,36 @@ final class SessionProperties {
         _EVENT_TRACE_PROPERTIES.LogFileMode(p, logFileMode(config));
     }
 
-    /** {@code LogFileMode} for a config: real-time and/or sequential file. */
+    /**
+     * {@code LogFileMode} for a config (MS Learn, "Logging Mode Constants"): real-time, the file mode's
+     * EVENT_TRACE_FILE_MODE_* bit when there is a file, and EVENT_TRACE_PRIVATE_LOGGER_MODE |
+     * EVENT_TRACE_PRIVATE_IN_PROC for a private in-process session ("Configuring and Starting a Private Logger
+     * Session"; with PRIVATE_IN_PROC the session keeps its own GUID in Wnode.Guid).
+     */
     static int logFileMode(SessionConfig config) {
         return (config.realTime() ? EtwNative.EVENT_TRACE_REAL_TIME_MODE() : 0)
-                | (config.logFile() != null ? EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL() : 0);
+                | (config.logFile() != null ? fileModeBit(config.fileMode()) : 0)
+                | (config.privateInProcess()
+                        ? EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE() | EtwNative.EVENT_TRACE_PRIVATE_IN_PROC() : 0);
+    }
+
+    private static int fileModeBit(LogFileMode mode) {
+        return switch (mode) {
+            case SEQUENTIAL -> EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL();
+            case CIRCULAR -> EtwNative.EVENT_TRACE_FILE_MODE_CIRCULAR();
+            case APPEND -> EtwNative.EVENT_TRACE_FILE_MODE_APPEND();
+            case NEW_FILE -> EtwNative.EVENT_TRACE_FILE_MODE_NEWFILE();
+        };
+    }
+
+    /** The file mode a LogFileMode holds (SEQUENTIAL when none of the file-mode bits is set). */
+    static LogFileMode fileMode(int mode) {
+        for (LogFileMode m : LogFileMode.values()) {
+            if ((mode & fileModeBit(m)) != 0 && m != LogFileMode.SEQUENTIAL) {
+                return m;
+            }
+        }
+        return LogFileMode.SEQUENTIAL;
     }
 
     private static String logFileName(Path logFile) {
@@ -120,8 +151,17 @@ final class SessionProperties {
         int flush = Math.max(0, _EVENT_TRACE_PROPERTIES.FlushTimer(p));
         int clock = _WNODE_HEADER.ClientContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
         ClockType clockType = clock >= 1 && clock <= 3 ? ClockType.of(clock) : ClockType.QPC;
-        return new SessionConfig(name == null || name.isEmpty() ? fallbackName : name, realTime, logFile, kb, min, max,
-                Duration.ofSeconds(flush), clockType, policy);
+        String sessionName = name == null || name.isEmpty() ? fallbackName : name;
+        boolean privateInProcess = (mode & EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE()) != 0;
+        try {
+            return new SessionConfig(sessionName, realTime, logFile, kb, min, max, Duration.ofSeconds(flush), clockType,
+                    policy, logFile == null ? LogFileMode.SEQUENTIAL : fileMode(mode),
+                    logFile == null ? 0 : _EVENT_TRACE_PROPERTIES.MaximumFileSize(p), privateInProcess && logFile != null && !realTime);
+        } catch (SessionConfigException e) {
+            // a running session described in terms SessionConfig refuses (a NEWFILE session reports its current
+            // file, which has no %d): described without its file mode rather than refused
+            return new SessionConfig(sessionName, realTime, logFile, kb, min, max, Duration.ofSeconds(flush), clockType, policy);
+        }
     }
 
     /**
