@@ -25,7 +25,10 @@ import org.etw4j.spi.LogFileSink;
  * </ul>
  * Sizes count whole buffers: a file of MaximumFileSize bytes holds {@code MaximumFileSize / BufferSize} buffers,
  * the header buffer included (how Windows rounds a size that is not a multiple of the buffer size is not
- * documented; here the file never exceeds the limit). APPEND is refused by the simulator (not modelled).
+ * documented; here the file never exceeds the limit). APPEND ("appends events to an existing sequential log file. If
+ * the file does not exist, it is created") continues the file after its buffers, its header kept and its counts
+ * added to; the file's buffer size, clock and pointer size must be the session's (else StartTrace fails). A limit
+ * then counts the buffers already in the file (as a sequential file's).
  *
  * <p>Not thread-safe: used by the session's logger thread only (opened in the session's constructor).
  */
@@ -53,11 +56,15 @@ final class SimLogFile {
         long max = config.maximumFileSizeBytes();
         this.capacity = max == 0 ? Long.MAX_VALUE : max / config.bufferSizeBytes();
         this.sink = open(1);
+        if (config.fileMode() == LogFileMode.APPEND) {
+            this.inFile = Math.max(1, sink.buffersInFile());
+        }
     }
 
     private LogFileSink open(int n) throws IOException {
         Path file = config.logFile(n);
-        return backend.openLogFile(file, header.withLogFileName(file.toAbsolutePath().toString()), startRaw);
+        return backend.openLogFile(file, header.withLogFileName(file.toAbsolutePath().toString()), startRaw,
+                config.fileMode() == LogFileMode.APPEND);
     }
 
     /** The file being written now (the nth of a NEW_FILE session). */
@@ -115,10 +122,5 @@ final class SimLogFile {
         if (sink != null) {
             sink.close(finalHeader.withLogFileName(currentFile().toAbsolutePath().toString()));
         }
-    }
-
-    /** Whether the mode is one this simulator writes. */
-    static boolean modelled(LogFileMode mode) {
-        return mode != LogFileMode.APPEND;
     }
 }

@@ -409,10 +409,6 @@ public final class SimulatedBackend implements EtwBackend {
                     throw new EtwException("StartTraceW", Win32Error.ERROR_ALREADY_EXISTS.code(), "session '" + config.name() + "'");
                 }
             }
-            if (!SimLogFile.modelled(config.fileMode()) && config.logFile() != null) {
-                throw new EtwException("StartTraceW", Win32Error.ERROR_NOT_SUPPORTED.code(),
-                        "the simulated backend does not model EVENT_TRACE_FILE_MODE_APPEND (it would write a new file)");
-            }
             // A private session "does not count against the maximum of 64 event tracing sessions" (MS Learn,
             // "Configuring and Starting a Private Logger Session"); with EVENT_TRACE_PRIVATE_IN_PROC "you can have up
             // to three concurrent private sessions for a process" (MS Learn, "Logging Mode Constants"; the private
@@ -494,7 +490,7 @@ public final class SimulatedBackend implements EtwBackend {
                 c.logFile() == null ? "" : c.logFile().toAbsolutePath().toString());
     }
 
-    LogFileSink openLogFile(Path path, LogfileHeader header, long startRaw) throws IOException {
+    LogFileSink openLogFile(Path path, LogfileHeader header, long startRaw, boolean append) throws IOException {
         LogFileSinkFactory f = logFileSinks;
         List<String> tooNew = List.of();
         if (f == null) {
@@ -511,7 +507,7 @@ public final class SimulatedBackend implements EtwBackend {
         if (f == null) {
             throw new IOException("no .etl writer on the class path: add the etw-consumer module to write log files");
         }
-        return f.open(path, header, startRaw);
+        return append ? f.openForAppend(path, header, startRaw) : f.open(path, header, startRaw);
     }
 
     int pid() {

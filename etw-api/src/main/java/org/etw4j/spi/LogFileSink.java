@@ -26,6 +26,11 @@ public interface LogFileSink extends AutoCloseable {
         throw new UnsupportedOperationException("this log file sink cannot rewrite buffers (circular files)");
     }
 
+    /** Buffers in the file now, the header buffer included (an appended file counts the ones it had). */
+    default long buffersInFile() {
+        return 1;
+    }
+
     /** Completes the file with the final header (buffers written, events lost, end time). */
     void close(LogfileHeader finalHeader) throws IOException;
 

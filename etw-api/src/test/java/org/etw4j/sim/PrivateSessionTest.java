@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.EtwException;
 import org.etw4j.Win32Error;
-import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;
 import org.etw4j.format.LogfileHeader;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Private in-process sessions in the simulator (MS Learn, "Configuring and Starting a Private Logger Session" and
  * "Logging Mode Constants"): they do not count against the 64 sessions, at most three run in a process, they have
- * no real-time consumers, and the simulator refuses APPEND rather than write a new file. The file side (the
+ * no real-time consumers. The file side (the
  * private-session flag in each event) is tested in etw-consumer's LogFileModesTest.
  */
 class PrivateSessionTest {
@@ -73,13 +72,5 @@ class PrivateSessionTest {
             EtwException e = assertThrows(EtwException.class, () -> backend.openRealTime(s.name(), ignore));
             assertEquals(Win32Error.ERROR_INVALID_PARAMETER.code(), e.status());
         }
-    }
-
-    @Test
-    void appendIsNotModelled() {
-        SimulatedBackend backend = new SimulatedBackend();
-        EtwException e = assertThrows(EtwException.class, () -> TraceSession.start(SessionConfig.file("a", dir.resolve("a.etl"))
-                .fileMode(LogFileMode.APPEND).clockType(org.etw4j.controller.ClockType.SYSTEM_TIME).build(), backend));
-        assertEquals(Win32Error.ERROR_NOT_SUPPORTED.code(), e.status());
     }
 }

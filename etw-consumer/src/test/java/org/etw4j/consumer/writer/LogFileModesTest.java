@@ -2,6 +2,7 @@ package org.etw4j.consumer.writer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -17,6 +18,8 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.EtwException;
+import org.etw4j.controller.ClockType;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.SessionConfig;
@@ -32,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The simulator's file modes on the .etl files it writes, read back by the pure-Java reader (MS Learn, "Logging Mode
  * Constants"): SEQUENTIAL with a maximum size stops writing and counts the rest lost; CIRCULAR keeps the latest
  * buffers, out of time order on disk, and the reader's time-ordered merge still returns every record in order;
- * NEW_FILE writes name_1.etl, name_2.etl, ... each a complete trace. 1 KB buffers and 1 MB files: 1,024 buffers a
+ * NEW_FILE writes name_1.etl, name_2.etl, ... each a complete trace; APPEND continues a file. 1 KB buffers and 1 MB files: 1,024 buffers a
  * file, buffer 0 included. The session's pool is large so that no event is lost before the file sees it.
  */
 class LogFileModesTest {
@@ -44,12 +47,17 @@ class LogFileModesTest {
     Path dir;
 
     private SessionStatistics record(SessionConfig.Builder config) throws Exception {
+        return record(config, 0);
+    }
+
+    /** Records {@link #EVENTS} events numbered from {@code first}. */
+    private SessionStatistics record(SessionConfig.Builder config, int first) throws Exception {
         SimulatedBackend backend = new SimulatedBackend();
         try (TraceSession session = TraceSession.start(config.bufferSizeKb(1).buffers(4, 100_000)
                 .flushTimer(Duration.ZERO).build(), backend);
              EtwProvider provider = EtwProvider.builder("Etw4j-Test-FileModes").backend(backend).register()) {
             session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
-            for (int i = 0; i < EVENTS; i++) {
+            for (int i = first; i < first + EVENTS; i++) {
                 assertEquals(0, provider.event(EVENT).int32(i).string("x".repeat(100)).write());
             }
             session.stop();
@@ -161,5 +169,35 @@ class LogFileModesTest {
             }
         }
         assertEquals(EVENTS, events);
+    }
+
+    @Test
+    void appendContinuesTheFileAfterItsBuffersAndKeepsItsHeader() throws Exception {
+        Path etl = dir.resolve("appended.etl");
+        record(SessionConfig.file("first-" + UUID.randomUUID(), etl).clockType(ClockType.SYSTEM_TIME));
+        long firstSize = Files.size(etl);
+        long firstStart;
+        try (EtlFile file = EtlFile.open(etl)) {
+            firstStart = file.header().startTime();
+        }
+        record(SessionConfig.file("second-" + UUID.randomUUID(), etl).clockType(ClockType.SYSTEM_TIME)
+                .fileMode(LogFileMode.APPEND), EVENTS);
+        assertTrue(Files.size(etl) > firstSize);
+        assertConsecutive(numbers(etl, EtlOrder.TIME), 0, 2 * EVENTS - 1);
+        try (EtlFile file = EtlFile.open(etl)) {
+            assertEquals(Files.size(etl), file.header().buffersWritten() * 1024, "BuffersWritten counts both sessions'");
+            assertEquals(firstStart, file.header().startTime(), "the file keeps its origin");
+            assertEquals(LogFileMode.APPEND.bit(), file.header().logFileMode());
+        }
+    }
+
+    @Test
+    void appendRefusesAFileOfAnotherBufferSize() throws Exception {
+        Path etl = dir.resolve("other.etl");
+        record(SessionConfig.file("first-" + UUID.randomUUID(), etl).clockType(ClockType.SYSTEM_TIME));
+        SimulatedBackend backend = new SimulatedBackend();
+        EtwException e = assertThrows(EtwException.class, () -> TraceSession.start(SessionConfig.file("x-" + UUID.randomUUID(), etl)
+                .clockType(ClockType.SYSTEM_TIME).fileMode(LogFileMode.APPEND).bufferSizeKb(4).build(), backend));
+        assertTrue(e.getMessage().contains("BufferSize 1024 (the session's 4096)"), e.getMessage());
     }
 }
