@@ -575,6 +575,28 @@ class RealEtwTest {
     }
 
     @Test
+    void appendModeContinuesAnExistingFile(@TempDir Path dir) throws Exception {
+        Path etl = dir.resolve("appended.etl");
+        EtwProvider p = EtwProvider.builder(PREFIX + "append-provider-" + UUID.randomUUID()).backend(backend).register();
+        cleanup.add(p);
+        for (int round = 0; round < 2; round++) {
+            // APPEND needs the system-time clock and the file's BufferSize (MS Learn, Logging Mode Constants)
+            SessionConfig.Builder b = SessionConfig.file(PREFIX + UUID.randomUUID(), etl).bufferSizeKb(64)
+                    .clockType(org.etw4j.controller.ClockType.SYSTEM_TIME);
+            SessionControl s = start((round == 0 ? b : b.fileMode(org.etw4j.controller.LogFileMode.APPEND)).build());
+            s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+            for (int i = round * 100; i < round * 100 + 100; i++) {
+                byte[] payload = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(i).array();
+                assertEquals(0, p.write(EventDescriptor.of(7, Level.INFORMATIONAL, 1), new EventData().add(payload)));
+            }
+            s.stop();
+        }
+        List<Integer> values = readWithOpenTrace(etl, p.id());
+        assertConsecutive(values, 0, 199);
+        assertEquals(values, readWithEtw4j(etl, p.id()));
+    }
+
+    @Test
     void aPrivateInProcessSessionRecordsThisProcessesProvider(@TempDir Path dir) throws Exception {
         // MS Learn, "Configuring and Starting a Private Logger Session": file-based, the providers in this process;
         // elevated or not (Windows 10 1703+). Run from a non-elevated prompt too: that is the case issue 21 asks for.
