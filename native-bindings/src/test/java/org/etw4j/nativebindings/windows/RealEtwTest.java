@@ -514,15 +514,21 @@ class RealEtwTest {
         }
     }
 
+    /** Registers a provider of this process, enables it in {@code s} and writes {@code n} numbered events with it. */
+    private EtwProvider recordNumbered(SessionControl s, int n) {
+        EtwProvider p = EtwProvider.builder(s.name() + "-provider").backend(backend).register();
+        cleanup.add(p);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        writeNumbered(p, n);
+        return p;
+    }
+
     @Test
     void aSequentialFileStopsAtMaximumFileSizeAndCountsTheRestLost(@TempDir Path dir) throws Exception {
         String name = PREFIX + UUID.randomUUID();
         Path etl = dir.resolve("seq.etl");
         SessionControl s = start(SessionConfig.file(name, etl).bufferSizeKb(64).buffers(4, 256).maximumFileSizeMb(1).build());
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
-        writeNumbered(p, 20_000); // ~4.5 MB of events for a 1 MB file
+        EtwProvider p = recordNumbered(s, 20_000); // ~4.5 MB of events for a 1 MB file
         s.flush();
         long lost = s.query().eventsLost();
         s.stop();
@@ -538,10 +544,7 @@ class RealEtwTest {
         String name = PREFIX + UUID.randomUUID();
         Path etl = dir.resolve("ring.etl");
         SessionControl s = start(SessionConfig.file(name, etl).bufferSizeKb(64).buffers(4, 256).circular(1).build());
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
-        writeNumbered(p, 20_000);
+        EtwProvider p = recordNumbered(s, 20_000);
         s.stop();
         assertTrue(Files.size(etl) <= 1 << 20, "the ring stays within MaximumFileSize: " + Files.size(etl));
         List<Integer> values = readWithOpenTrace(etl, p.id());
@@ -557,10 +560,7 @@ class RealEtwTest {
         SessionConfig config = SessionConfig.file(name, dir.resolve("part_%d.etl")).bufferSizeKb(64).buffers(4, 256)
                 .newFileEvery(1).build();
         SessionControl s = start(config);
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
-        writeNumbered(p, 20_000);
+        EtwProvider p = recordNumbered(s, 20_000);
         s.stop();
         List<Integer> all = new ArrayList<>();
         int files = 0;
@@ -603,10 +603,7 @@ class RealEtwTest {
         String name = PREFIX + UUID.randomUUID();
         Path etl = dir.resolve("private.etl");
         SessionControl s = start(SessionConfig.file(name, etl).privateInProcess(true).build());
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
-        writeNumbered(p, 100);
+        EtwProvider p = recordNumbered(s, 100);
         s.stop();
         // MS-PLA 2.2.9 says ETW appends the process id to a private session's file name; which name appears is
         // what this test records (on the first Windows run)
