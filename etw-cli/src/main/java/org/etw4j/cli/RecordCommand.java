@@ -113,8 +113,18 @@ final class RecordCommand implements Callable<Integer> {
             }
             double seconds = (System.nanoTime() - started) / 1e9;
             out.printf("session %s stopped after %.1f s%s%n", common.session, seconds, signal.byShutdown() ? " (interrupted)" : "");
-            for (Path written : filesWritten(config)) {
-                out.printf("  output   %s (%d bytes)%n", written, Files.exists(written) ? Files.size(written) : 0);
+            List<Path> files = filesWritten(config);
+            if (files.size() <= 3) {
+                for (Path written : files) {
+                    out.printf("  output   %s (%d bytes)%n", written, Files.exists(written) ? Files.size(written) : 0);
+                }
+            } else {
+                long total = 0;
+                for (Path written : files) {
+                    total += Files.size(written);
+                }
+                out.printf("  output   %s ... %s (%d files, %d bytes)%n", files.get(0), files.get(files.size() - 1).getFileName(),
+                        files.size(), total);
             }
             out.printf("  events   accepted %s, written %s, lost %d%n", LiveCommand.countOrNa(stats.acceptedEvents()),
                     LiveCommand.countOrNa(stats.deliveredEvents()), stats.eventsLost());
