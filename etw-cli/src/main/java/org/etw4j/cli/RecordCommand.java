@@ -91,8 +91,13 @@ final class RecordCommand implements Callable<Integer> {
         } catch (SessionConfigException e) {
             throw new CommandLine.ParameterException(cl, "--max-size " + maxSizeMb + " with " + mode + ": " + e.getMessage());
         }
-        // the first file is checked; a NEW_FILE session's later files are created by ETW as it reaches them
+        // the first file is checked as every -o is; a NEW_FILE session's later files are created by ETW as it reaches
+        // them, so numbered files left by an earlier recording are refused (or, with --force, removed) first: else
+        // the listing and the reader would take them for this recording's
         Path first = OutputTarget.prepareInPlace(config.logFile(1), force.force);
+        for (int n = 2; mode == LogFileMode.NEW_FILE && Files.exists(config.logFile(n), java.nio.file.LinkOption.NOFOLLOW_LINKS); n++) {
+            OutputTarget.prepareInPlace(config.logFile(n), force.force);
+        }
         Path file = mode == LogFileMode.NEW_FILE ? config.logFile() : first;
         EtwBackend backend = common.controllingBackend();
         PrintWriter out = cl.getOut();

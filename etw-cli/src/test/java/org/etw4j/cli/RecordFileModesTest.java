@@ -69,6 +69,18 @@ class RecordFileModesTest {
     }
 
     @Test
+    void numberedFilesOfAnEarlierRecordingAreRefusedOrWithForceRemoved() throws Exception {
+        Files.writeString(dir.resolve("old_2.etl"), "an earlier recording's second file");
+        Cli.Result r = record(dir.resolve("old.etl"), "--max-size", "1", "--new-file");
+        assertEquals(1, r.code(), r.toString());
+        assertTrue(r.err().contains("old_2.etl exists"), r.err());
+        assertFalse(Files.exists(dir.resolve("old_1.etl")), "nothing recorded");
+        Cli.Result forced = record(dir.resolve("old.etl"), "--max-size", "1", "--new-file", "--force");
+        assertEquals(0, forced.code(), forced.toString());
+        assertEquals(0, Cli.run("summary", dir.resolve("old_2.etl").toString()).code(), "old_2.etl is this recording's");
+    }
+
+    @Test
     void combinationsEtwRefusesAreUsageErrors() {
         Cli.Result both = record(dir.resolve("x.etl"), "--circular", "--new-file");
         assertEquals(2, both.code(), both.toString());

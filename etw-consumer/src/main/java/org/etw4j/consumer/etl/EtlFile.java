@@ -369,6 +369,8 @@ public final class EtlFile implements AutoCloseable {
     private void scanBuffers() {
         BufferInfo info = new BufferInfo();
         BitSet seen = new BitSet();
+        Map<Integer, Long> lastFlush = new HashMap<>();
+        boolean inTimeOrder = true;
         long offset = 0;
         long index = 0;
         while (offset < size) {
@@ -385,6 +387,9 @@ public final class EtlFile implements AutoCloseable {
             }
             if (info.usable) {
                 seen.set(info.processor);
+                long ts = bufferTimestamp(offset);
+                Long before = lastFlush.put(info.processor, ts);
+                inTimeOrder &= before == null || ts >= before;
             }
             offset += info.step;
             index++;
@@ -392,37 +397,17 @@ public final class EtlFile implements AutoCloseable {
         chainEnd = Math.min(offset, size);
         bufferCount = index;
         processors = seen.stream().toArray();
-        if (!inTimeOrderOnDisk()) {
+        // Each processor's buffers follow each other in time on disk (their WMI_BUFFER_HEADER TimeStamp, the flush
+        // time, never decreases in file order), except in a circular file that wrapped: MS Learn, "Logging Mode
+        // Constants", EVENT_TRACE_FILE_MODE_CIRCULAR: "the oldest events are replaced with incoming events" and "the
+        // contents of the circular log file may appear out of order". Then the streams visit them sorted.
+        if (!inTimeOrder) {
             timeOrderedOffsets = sortByBufferTime();
         }
         if (bufferCount != header.buffersWritten()) {
             warn(EtlWarning.Kind.BUFFER_COUNT_MISMATCH, chainEnd, -1, "found " + bufferCount
                     + " buffers, the header says BuffersWritten = " + header.buffersWritten());
         }
-    }
-
-    /**
-     * Whether each processor's buffers follow each other in time on disk (their WMI_BUFFER_HEADER TimeStamp, the
-     * flush time, never decreases in file order). A circular file that wrapped breaks this: MS Learn, "Logging Mode
-     * Constants", EVENT_TRACE_FILE_MODE_CIRCULAR: "the oldest events are replaced with incoming events" and "the
-     * contents of the circular log file may appear out of order".
-     */
-    private boolean inTimeOrderOnDisk() {
-        BufferInfo info = new BufferInfo();
-        Map<Integer, Long> last = new HashMap<>();
-        long offset = 0;
-        for (long index = 0; offset < chainEnd; index++) {
-            describeBuffer(offset, index, info);
-            if (info.usable) {
-                long ts = bufferTimestamp(offset);
-                Long before = last.put(info.processor, ts);
-                if (before != null && ts < before) {
-                    return false;
-                }
-            }
-            offset += info.step;
-        }
-        return true;
     }
 
     /**
