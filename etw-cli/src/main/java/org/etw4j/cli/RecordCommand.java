@@ -79,26 +79,20 @@ final class RecordCommand implements Callable<Integer> {
         // as every -o (never through a symbolic link, never over a directory or, without --force, a file), and a
         // directory where a file can be created, said as such (permission denied, read-only file system).
         LogFileMode mode = fileMode(cl);
-        Path pattern = mode == LogFileMode.NEW_FILE ? withCounter(output) : output;
-        SessionConfig config;
-        try {
-            config = SessionConfig.file(common.session, pattern.toAbsolutePath().normalize())
-                    .bufferSizeKb(bufferSizeKb)
-                    .fileMode(mode)
-                    .maximumFileSizeMb(maxSizeMb)
-                    .ifExists(common.ifExists())
-                    .build();
-        } catch (SessionConfigException e) {
-            throw new CommandLine.ParameterException(cl, "--max-size " + maxSizeMb + " with " + mode + ": " + e.getMessage());
+        if (mode == LogFileMode.NEW_FILE && (OutputTarget.isStdout(output) || output.toString().isEmpty())) {
+            OutputTarget.prepareInPlace(output, force.force); // the usage error every -o gives for these
         }
+        Path pattern = mode == LogFileMode.NEW_FILE ? withCounter(output) : output;
+        SessionConfig asked = config(cl, pattern, mode); // ETW's rules first: a refused setting touches no file
         // the first file is checked as every -o is; a NEW_FILE session's later files are created by ETW as it reaches
         // them, so numbered files left by an earlier recording are refused (or, with --force, removed) first: else
         // the listing and the reader would take them for this recording's
-        Path first = OutputTarget.prepareInPlace(config.logFile(1), force.force);
-        for (int n = 2; mode == LogFileMode.NEW_FILE && Files.exists(config.logFile(n), java.nio.file.LinkOption.NOFOLLOW_LINKS); n++) {
-            OutputTarget.prepareInPlace(config.logFile(n), force.force);
+        Path first = OutputTarget.prepareInPlace(asked.logFile(1), force.force);
+        for (int n = 2; mode == LogFileMode.NEW_FILE && Files.exists(asked.logFile(n), java.nio.file.LinkOption.NOFOLLOW_LINKS); n++) {
+            OutputTarget.prepareInPlace(asked.logFile(n), force.force);
         }
-        Path file = mode == LogFileMode.NEW_FILE ? config.logFile() : first;
+        SessionConfig config = config(cl, mode == LogFileMode.NEW_FILE ? first.resolveSibling(pattern.getFileName()) : first, mode);
+        Path file = config.logFile();
         EtwBackend backend = common.controllingBackend();
         PrintWriter out = cl.getOut();
         PrintWriter err = cl.getErr();
@@ -146,6 +140,15 @@ final class RecordCommand implements Callable<Integer> {
             out.flush();
         }
         return EtwCommand.OK;
+    }
+
+    private SessionConfig config(CommandLine cl, Path file, LogFileMode mode) {
+        try {
+            return SessionConfig.file(common.session, file).bufferSizeKb(bufferSizeKb).fileMode(mode)
+                    .maximumFileSizeMb(maxSizeMb).ifExists(common.ifExists()).build();
+        } catch (SessionConfigException e) {
+            throw new CommandLine.ParameterException(cl, "--max-size " + maxSizeMb + " with " + mode + ": " + e.getMessage());
+        }
     }
 
     private LogFileMode fileMode(CommandLine cl) {
