@@ -121,6 +121,14 @@ public record LogfileHeader(int bufferSize, int osMajor, int osMinor, int format
                 logFileName);
     }
 
+    /** This header naming another log file (each file of an EVENT_TRACE_FILE_MODE_NEWFILE session names itself). */
+    public LogfileHeader withLogFileName(String newLogFileName) {
+        return new LogfileHeader(bufferSize, osMajor, osMinor, formatMajor, formatMinor, osBuild, numberOfProcessors,
+                endTime, timerResolution, maximumFileSizeMb, logFileMode, buffersWritten, pointerSize, eventsLost,
+                cpuSpeedMHz, bootTime, perfFreq, startTime, clockType, buffersLost, timeZoneBiasMinutes, loggerName,
+                newLogFileName);
+    }
+
     /** The converter from this trace's raw timestamps to FILETIME, given T0 (the header record's timestamp). */
     public TimestampConverter timestampConverter(long startRaw) {
         switch (clockType) {

@@ -23,7 +23,6 @@ import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.TimestampConverter;
 import org.etw4j.format.WmiBufferLayout;
 import org.etw4j.provider.EventData;
-import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.SessionUpdates;
 
@@ -45,7 +44,7 @@ final class SimSession implements SessionControl {
     private volatile SessionConfig config;
     private final SessionClock clock;
     private final LogfileHeader header;
-    private final LogFileSink sink;
+    private final SimLogFile sink;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<SessionBuffer> free = new ArrayDeque<>();
     private final ArrayDeque<SessionBuffer> retained = new ArrayDeque<>();
@@ -78,10 +77,10 @@ final class SimSession implements SessionControl {
         this.sessionId = org.etw4j.spi.SessionIds.newSessionId(config.name()); // as the Windows backend gives them
         this.clock = new SessionClock(config.clockType());
         this.header = backend.logfileHeader(config, clock);
-        LogFileSink s = null;
+        SimLogFile s = null;
         if (config.logFile() != null) {
             try {
-                s = backend.openLogFile(config.logFile(), header, clock.startRaw());
+                s = new SimLogFile(backend, config, header, clock.startRaw());
             } catch (IOException e) {
                 throw new EtwException("StartTraceW", Win32Error.ERROR_BAD_PATHNAME.code(), config.logFile() + ": " + e.getMessage());
             }
@@ -214,6 +213,10 @@ final class SimSession implements SessionControl {
             b.putLong(at + aligned - 8, 0L);
             long now = kernel == null ? clock.now() : stampLocked();
             int p = RecordEncoder.header(b, at, size, items > 0, tid, backend.pid(), now, provider, d, activity);
+            if (config.privateInProcess()) {
+                // EVENT_HEADER_FLAG_PRIVATE_SESSION: "The event was logged to a private session" (MS Learn, EVENT_HEADER)
+                b.putShort(at + FLAGS, (short) (b.getShort(at + FLAGS) | FLAG_PRIVATE_SESSION));
+            }
             int left = items;
             if (hasRelated) {
                 p = RecordEncoder.guidItem(b, p, EXT_RELATED_ACTIVITYID, related, --left > 0);
@@ -398,9 +401,15 @@ final class SimSession implements SessionControl {
     private void deliver(SessionBuffer b) {
         boolean written = false;
         if (sink != null) {
+            long lostSoFar;
+            lock.lock();
             try {
-                sink.writeBuffer(b.bb.duplicate().position(0).limit(b.capacity()));
-                written = true;
+                lostSoFar = lost;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                written = sink.write(b.bb.duplicate().position(0).limit(b.capacity()), b.events, clock.nowFileTime(), lostSoFar);
             } catch (IOException e) {
                 backend.recordError(e);
             }
@@ -573,7 +582,10 @@ final class SimSession implements SessionControl {
         if (sink != null) {
             try {
                 SessionStatistics s = query();
-                sink.close(header.withEnd(clock.nowFileTime(), (int) s.buffersWritten() + 1, (int) s.eventsLost(), (int) s.buffersLost()));
+                // a file that refused buffers (SEQUENTIAL, full) counts their events lost even when a real-time
+                // consumer of the same session received them
+                long fileLost = s.eventsLost() + (config.realTime() ? sink.eventsLost() : 0);
+                sink.close(header.withEnd(clock.nowFileTime(), (int) s.buffersWritten() + 1, (int) fileLost, (int) s.buffersLost()));
             } catch (IOException e) {
                 backend.recordError(e);
             }

@@ -53,6 +53,10 @@ public final class SessionUpdates {
         if (!Objects.equals(running.kernel(), requested.kernel())) {
             refused.add("the kernel events (etw4j sets them when the session starts)");
         }
+        if (running.fileMode() != requested.fileMode() || running.maximumFileSizeMb() != requested.maximumFileSizeMb()
+                || running.privateInProcess() != requested.privateInProcess()) {
+            refused.add("the file mode, the maximum file size or private mode (not members UPDATE changes)");
+        }
         if (!refused.isEmpty()) {
             throw new EtwException("ControlTraceW", Win32Error.ERROR_INVALID_PARAMETER.code(),
                     "UPDATE of session '" + running.name() + "' changes only the flush timer (to a nonzero value) and"

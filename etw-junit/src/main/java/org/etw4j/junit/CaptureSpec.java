@@ -9,19 +9,21 @@ import org.etw4j.controller.TraceSession;
  * What one capture enables: providers (as written and resolved to GUIDs), the enable parameters, and the manifests
  * that decode their events. Immutable.
  */
-record CaptureSpec(List<String> providerNames, List<Guid> providerIds, EnableParameters parameters, List<String> manifests) {
+record CaptureSpec(List<String> providerNames, List<Guid> providerIds, EnableParameters parameters, List<String> manifests,
+                   boolean privateSession) {
     /** How long starting a capture waits for the providers' enable callbacks. */
     static final java.time.Duration CALLBACK_WAIT = java.time.Duration.ofSeconds(10);
 
     static CaptureSpec of(EtwTest a) {
-        return of(a.providers(), a.level().value(), a.matchAnyKeyword(), a.matchAllKeyword(), a.manifests());
+        return of(a.providers(), a.level().value(), a.matchAnyKeyword(), a.matchAllKeyword(), a.manifests(), a.privateSession());
     }
 
     static CaptureSpec of(EtwCapture a) {
-        return of(a.providers(), a.level().value(), a.matchAnyKeyword(), a.matchAllKeyword(), a.manifests());
+        return of(a.providers(), a.level().value(), a.matchAnyKeyword(), a.matchAllKeyword(), a.manifests(), a.privateSession());
     }
 
-    static CaptureSpec of(String[] providers, int level, long matchAny, long matchAll, String[] manifests) {
+    static CaptureSpec of(String[] providers, int level, long matchAny, long matchAll, String[] manifests,
+                          boolean privateSession) {
         if (providers.length == 0) {
             throw new IllegalArgumentException("@EtwTest/@EtwCapture names no provider: give providers = {\"MyCompany-MyService\"}");
         }
@@ -31,12 +33,13 @@ record CaptureSpec(List<String> providerNames, List<Guid> providerIds, EnablePar
         // included) have seen it, which Windows does only when asked (EnableTraceEx2 Timeout; issue 21, item 4).
         EnableParameters p = EnableParameters.builder().level(level).matchAnyKeyword(matchAny).matchAllKeyword(matchAll)
                 .waitForCallbacks(CALLBACK_WAIT).build();
-        return new CaptureSpec(names, ids, p, List.of(manifests));
+        return new CaptureSpec(names, ids, p, List.of(manifests), privateSession);
     }
 
     @Override
     public String toString() {
         return "providers " + providerNames + " at level " + parameters.level() + ", MatchAnyKeyword 0x"
-                + Long.toHexString(parameters.matchAnyKeyword()) + ", MatchAllKeyword 0x" + Long.toHexString(parameters.matchAllKeyword());
+                + Long.toHexString(parameters.matchAnyKeyword()) + ", MatchAllKeyword 0x" + Long.toHexString(parameters.matchAllKeyword())
+                + (privateSession ? ", private in-process session" : "");
     }
 }

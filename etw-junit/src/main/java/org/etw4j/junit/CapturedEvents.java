@@ -52,18 +52,24 @@ public final class CapturedEvents implements AutoCloseable {
 
     private final CaptureSpec spec;
     private final TraceSession session;
+    /** The real-time stream; null for a private-session capture. */
     private final EventStream stream;
+    /** A private-session capture's file; null for a real-time capture. */
+    private final PrivateSessionFile file;
     private final Object lock = new Object();
+    /** Private sessions: events at or before this raw timestamp were forgotten by {@link #clear()}. */
+    private long clearedThrough = Long.MIN_VALUE;
     private final List<EventRecord> events = new ArrayList<>();
     private final List<Throwable> errors = new ArrayList<>();
     private long seen;
     private long lost;
     private volatile boolean closed;
 
-    private CapturedEvents(CaptureSpec spec, TraceSession session, EventStream stream) {
+    private CapturedEvents(CaptureSpec spec, TraceSession session, EventStream stream, PrivateSessionFile file) {
         this.spec = spec;
         this.session = session;
         this.stream = stream;
+        this.file = file;
     }
 
     /**
@@ -76,20 +82,36 @@ public final class CapturedEvents implements AutoCloseable {
                     + "-Detw4j.backend=simulated (or on Java 23+ on Windows for real ETW)");
         }
         TraceSession session;
+        PrivateSessionFile file = spec.privateSession()
+                ? new PrivateSessionFile(PrivateSessionFile.createFor(sessionName), spec.manifests()) : null;
         try {
-            session = TraceSession.start(SessionConfig.realTime(sessionName).build(), backend);
+            session = TraceSession.start(file == null ? SessionConfig.realTime(sessionName).build()
+                    : SessionConfig.file(sessionName, file.path()).privateInProcess(true).build(), backend);
         } catch (EtwException e) {
             if (e.status() == 5) { // ERROR_ACCESS_DENIED: StartTrace needs administrators or Performance Log Users
                 throw new IllegalStateException("starting the ETW session " + sessionName + " was refused (ERROR_ACCESS_DENIED): "
                         + "real ETW sessions need an elevated process or membership of Performance Log Users; "
-                        + "run elevated, or test on the simulated ETW with -Detw4j.backend=simulated", e);
+                        + "run elevated, use privateSession = true (Windows 10 1703+), or test on the simulated ETW "
+                        + "with -Detw4j.backend=simulated", e);
             }
             throw e;
+        }
+        if (file != null) {
+            try {
+                for (Guid id : spec.providerIds()) {
+                    session.enable(id, spec.parameters());
+                }
+                return new CapturedEvents(spec, session, null, file);
+            } catch (RuntimeException | Error e) {
+                session.close();
+                file.delete();
+                throw e;
+            }
         }
         CapturedEvents captured = null;
         try {
             EventStream stream = EventStream.openSession(sessionName, backend, StreamOptions.direct());
-            captured = new CapturedEvents(spec, session, stream);
+            captured = new CapturedEvents(spec, session, stream, null);
             CapturedEvents c = captured;
             for (String m : spec.manifests()) {
                 Manifests.register(stream, m);
@@ -269,12 +291,59 @@ public final class CapturedEvents implements AutoCloseable {
         }
         try {
             session.flush();
-            return session.statistics();
+            SessionStatistics st = session.statistics();
+            if (file != null) {
+                readFile(st, false);
+            }
+            return st;
         } catch (EtwException e) {
             if (!session.isRunning()) {
                 return null;
             }
             throw e;
+        }
+    }
+
+    /**
+     * A private-session capture takes what its file holds now: every event (its header excepted) since the last
+     * {@link #clear()}, in time order; the session's loss counter; after the session stopped, the reader's warnings as
+     * errors (while it runs the file's header is provisional, which the reader warns about).
+     */
+    private void readFile(SessionStatistics st, boolean final_) {
+        long[] warnings = new long[1];
+        List<EventRecord> all = file.readAll(warnings);
+        List<Throwable> failures = new ArrayList<>();
+        List<EventRecord> kept = new ArrayList<>();
+        for (EventRecord r : all) {
+            if (r.isProvider(EVENT_TRACE_GUID)) {
+                continue;
+            }
+            try {
+                r.eventName();
+                r.providerName();
+                r.getFields();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+            if (r.timestampRaw() > clearedThrough) {
+                kept.add(r);
+            }
+        }
+        synchronized (lock) {
+            seen = all.stream().filter(r -> !r.isProvider(EVENT_TRACE_GUID)).count();
+            events.clear();
+            events.addAll(kept);
+            if (st != null) {
+                lost = st.eventsLost();
+            }
+            if (final_) {
+                errors.addAll(failures);
+                if (warnings[0] > 0) {
+                    errors.add(new IllegalStateException("the reader stepped over " + warnings[0]
+                            + " malformed records or buffers of the private session's file " + file.path()));
+                }
+            }
+            lock.notifyAll();
         }
     }
 
@@ -326,6 +395,9 @@ public final class CapturedEvents implements AutoCloseable {
     public void clear() {
         sync();
         synchronized (lock) {
+            if (file != null && !events.isEmpty()) {
+                clearedThrough = events.get(events.size() - 1).timestampRaw();
+            }
             events.clear();
         }
     }
@@ -371,6 +443,21 @@ public final class CapturedEvents implements AutoCloseable {
             return;
         }
         closed = true;
+        if (file != null) {
+            SessionStatistics st = null;
+            try {
+                session.close();
+                st = session.statistics(); // the counters the stop reported
+            } catch (RuntimeException e) {
+                synchronized (lock) {
+                    errors.add(e);
+                }
+            } finally {
+                readFile(st, true);
+                file.delete();
+            }
+            return;
+        }
         try {
             stream.close();
         } finally {

@@ -46,4 +46,12 @@ public @interface EtwCapture {
      * ({@code "classpath:com/example/my-service.man"}).
      */
     String[] manifests() default {};
+
+    /**
+     * Capture through a private in-process session (EVENT_TRACE_PRIVATE_LOGGER_MODE | EVENT_TRACE_PRIVATE_IN_PROC)
+     * instead of a real-time one: on Windows 10 1703 and later it needs no elevation, and it records only providers
+     * registered in this test's process. It writes a temporary .etl file that each wait re-reads (flush, then read
+     * the whole file: fine for a test's few thousand events, not for more); off by default.
+     */
+    boolean privateSession() default false;
 }

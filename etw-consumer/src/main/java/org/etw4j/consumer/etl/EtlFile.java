@@ -9,8 +9,12 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -65,6 +69,11 @@ public final class EtlFile implements AutoCloseable {
     private long chainEnd;
     private long bufferCount;
     private int[] processors;
+    /**
+     * Per processor (as {@link #processors}), its usable buffers in time order as (offset, index) pairs, when the file does not
+     * store them so (a wrapped circular file); null when every processor's buffers are in time order on disk.
+     */
+    private long[][] timeOrderedOffsets;
 
     private EtlFile(Path path, EtlReadOptions options, Arena arena, MemorySegment segment) {
         this.path = path;
@@ -360,6 +369,8 @@ public final class EtlFile implements AutoCloseable {
     private void scanBuffers() {
         BufferInfo info = new BufferInfo();
         BitSet seen = new BitSet();
+        Map<Integer, Long> lastFlush = new HashMap<>();
+        boolean inTimeOrder = true;
         long offset = 0;
         long index = 0;
         while (offset < size) {
@@ -376,6 +387,9 @@ public final class EtlFile implements AutoCloseable {
             }
             if (info.usable) {
                 seen.set(info.processor);
+                long ts = bufferTimestamp(offset);
+                Long before = lastFlush.put(info.processor, ts);
+                inTimeOrder &= before == null || ts >= before;
             }
             offset += info.step;
             index++;
@@ -383,10 +397,55 @@ public final class EtlFile implements AutoCloseable {
         chainEnd = Math.min(offset, size);
         bufferCount = index;
         processors = seen.stream().toArray();
+        // Each processor's buffers follow each other in time on disk (their WMI_BUFFER_HEADER TimeStamp, the flush
+        // time, never decreases in file order), except in a circular file that wrapped: MS Learn, "Logging Mode
+        // Constants", EVENT_TRACE_FILE_MODE_CIRCULAR: "the oldest events are replaced with incoming events" and "the
+        // contents of the circular log file may appear out of order". Then the streams visit them sorted.
+        if (!inTimeOrder) {
+            timeOrderedOffsets = sortByBufferTime();
+        }
         if (bufferCount != header.buffersWritten()) {
             warn(EtlWarning.Kind.BUFFER_COUNT_MISMATCH, chainEnd, -1, "found " + bufferCount
                     + " buffers, the header says BuffersWritten = " + header.buffersWritten());
         }
+    }
+
+    /**
+     * Per processor, its usable buffers sorted by buffer TimeStamp, then file position, as (offset, index) pairs.
+     * Memory: 16 bytes a buffer, only for files not in time order on disk.
+     */
+    private long[][] sortByBufferTime() {
+        BufferInfo info = new BufferInfo();
+        Map<Integer, List<long[]>> byProcessor = new HashMap<>();
+        long offset = 0;
+        for (long index = 0; offset < chainEnd; index++) {
+            describeBuffer(offset, index, info);
+            if (info.usable) {
+                byProcessor.computeIfAbsent(info.processor, k -> new ArrayList<>())
+                        .add(new long[] {bufferTimestamp(offset), offset, index});
+            }
+            offset += info.step;
+        }
+        long[][] out = new long[processors.length][];
+        for (int i = 0; i < processors.length; i++) {
+            List<long[]> list = byProcessor.getOrDefault(processors[i], List.of());
+            list.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+            long[] pairs = new long[2 * list.size()];
+            for (int k = 0; k < list.size(); k++) {
+                pairs[2 * k] = list.get(k)[1];
+                pairs[2 * k + 1] = list.get(k)[2];
+            }
+            out[i] = pairs;
+        }
+        return out;
+    }
+
+    /**
+     * The buffers of the {@code i}th processor in time order, as (offset, index) pairs, or null when the file stores
+     * them in time order (then streams walk the file).
+     */
+    long[] timeOrderedOffsets(int i) {
+        return timeOrderedOffsets == null ? null : timeOrderedOffsets[i];
     }
 
     /**

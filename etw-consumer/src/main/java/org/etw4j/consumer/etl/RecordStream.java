@@ -121,6 +121,10 @@ final class RecordStream {
     }
 
     private boolean openNextBuffer() {
+        long[] ordered = processorFilter < 0 ? null : file.timeOrderedOffsets(id);
+        if (ordered != null) {
+            return openNextInTimeOrder(ordered);
+        }
         long chainEnd = file.chainEnd();
         while (nextBufferOffset < chainEnd && nextBufferIndex < endIndex) {
             file.describeBuffer(nextBufferOffset, nextBufferIndex, info);
@@ -133,6 +137,27 @@ final class RecordStream {
             // Unusable buffers were reported once by the opening scan.
             if (info.usable && info.index >= firstIndex && (processorFilter < 0 || info.processor == processorFilter)
                     && filter.accept(info.index, info.processor, file.bufferTimestamp(info.offset)) && load(info)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The next buffer of a file whose buffers are not in time order on disk (a wrapped circular file): this
+     * processor's buffers in the order of their flush time ({@code nextBufferIndex} counts pairs of
+     * {@code ordered}; the range and filter apply to each buffer's own index).
+     */
+    private boolean openNextInTimeOrder(long[] ordered) {
+        while (2 * nextBufferIndex < ordered.length) {
+            int k = (int) (2 * nextBufferIndex++);
+            long offset = ordered[k];
+            long index = ordered[k + 1];
+            if (index < firstIndex || index >= endIndex) {
+                continue;
+            }
+            file.describeBuffer(offset, index, info);
+            if (info.usable && filter.accept(info.index, info.processor, file.bufferTimestamp(info.offset)) && load(info)) {
                 return true;
             }
         }

@@ -31,6 +31,11 @@ public final class EtlLogFileSinkFactory implements LogFileSinkFactory {
         return new Sink(EtlWriter.create(path, header, startRaw));
     }
 
+    @Override
+    public LogFileSink openForAppend(Path path, LogfileHeader header, long startRaw) throws IOException {
+        return new Sink(EtlWriter.append(path, header, startRaw));
+    }
+
     /** Adapts one {@link EtlWriter} to the SPI; used by one logger thread. */
     private static final class Sink implements LogFileSink {
         private final EtlWriter writer;
@@ -42,6 +47,16 @@ public final class EtlLogFileSinkFactory implements LogFileSinkFactory {
         @Override
         public void writeBuffer(ByteBuffer buffer) throws IOException {
             writer.writeBuffer(buffer);
+        }
+
+        @Override
+        public long buffersInFile() {
+            return writer.buffersWritten();
+        }
+
+        @Override
+        public void overwriteBuffer(long index, ByteBuffer buffer) throws IOException {
+            writer.overwriteBuffer(index, buffer);
         }
 
         @Override

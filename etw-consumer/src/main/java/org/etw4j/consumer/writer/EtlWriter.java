@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.etw4j.format.EventHeaderView;
 import org.etw4j.format.LogfileHeader;
@@ -76,6 +77,11 @@ public final class EtlWriter implements AutoCloseable {
     private long lastRaw = Long.MIN_VALUE;
     private int maxProcessor = -1;
     private boolean closed;
+    /** Whether this writer appends to a file that was already there (APPEND). */
+    private boolean appended;
+    /** Events and buffers the file had lost before this writer appended to it (APPEND); added at close. */
+    private int appendedLost;
+    private int appendedBuffersLost;
 
     private EtlWriter(Path path, FileChannel channel, LogfileHeader header, long startRaw) {
         this.path = path;
@@ -114,6 +120,69 @@ public final class EtlWriter implements AutoCloseable {
         try {
             EtlWriter w = new EtlWriter(path, ch, header, startRaw);
             w.writeHeaderBuffer(header.withEnd(header.endTime(), 1, header.eventsLost(), header.buffersLost()));
+            return w;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens {@code path} to append buffers after the ones it holds (EVENT_TRACE_FILE_MODE_APPEND; MS Learn, "Logging
+     * Mode Constants"), or creates it as {@link #create} does when it is missing or empty. The file keeps its own
+     * header (StartTime, BootTime and the rest: the events it holds were timed against them); {@link #close} then
+     * rewrites BuffersWritten, EndTime, EventsLost and BuffersLost, the counts adding this session's to the file's.
+     * Appending is only sound with the system-time clock (raw timestamps are FILETIMEs, so the two sessions' agree),
+     * which {@link org.etw4j.controller.SessionConfig} enforces for APPEND.
+     *
+     * @throws IOException when the file is not an .etl file of the same buffer size, clock type and pointer size
+     *                     ("the values for BufferSize, NumberOfProcessors, and ClockType ... must be the same in both
+     *                     the logger and the file being appended"; the processor count is not checked: a writer's
+     *                     buffers name their processor), or it is not a whole number of buffers
+     */
+    public static EtlWriter append(Path path, LogfileHeader header, long startRaw) throws IOException {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(header, "header");
+        if (!java.nio.file.Files.exists(path) || java.nio.file.Files.size(path) == 0) {
+            return create(path, header, startRaw);
+        }
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            long length = ch.size();
+            int size = header.bufferSize();
+            ByteBuffer b0 = ByteBuffer.allocate((int) Math.min(length, size)).order(ByteOrder.LITTLE_ENDIAN);
+            while (b0.hasRemaining() && ch.read(b0, b0.position()) >= 0) {
+                // read buffer 0
+            }
+            int limit = b0.position();
+            if (limit < HEADER + SYS || b0.getShort(HEADER + SystemTraceHeaderLayout.HOOK_ID) != SystemTraceHeaderLayout.HOOK_LOGFILE_HEADER) {
+                throw new IOException(path + " is not an .etl file to append to (no logfile header in buffer 0)");
+            }
+            LogfileHeader existing = LogfileHeader.decode(b0, HEADER + SYS, 8, limit);
+            List<String> differ = new java.util.ArrayList<>();
+            if (existing.bufferSize() != size) {
+                differ.add("BufferSize " + existing.bufferSize() + " (the session's " + size + ")");
+            }
+            if (existing.clockType() != header.clockType()) {
+                differ.add("ClockType " + existing.clockType() + " (the session's " + header.clockType() + ")");
+            }
+            if (existing.pointerSize() != header.pointerSize()) {
+                differ.add("PointerSize " + existing.pointerSize() + " (the session's " + header.pointerSize() + ")");
+            }
+            if (!differ.isEmpty()) {
+                throw new IOException("cannot append to " + path + ": the file's " + String.join(", ", differ)
+                        + " must equal the session's (MS Learn, Logging Mode Constants, EVENT_TRACE_FILE_MODE_APPEND)");
+            }
+            if (length % size != 0) {
+                throw new IOException("cannot append to " + path + ": " + length + " bytes is not a whole number of "
+                        + size + "-byte buffers");
+            }
+            long startRawOfFile = b0.getLong(HEADER + SystemTraceHeaderLayout.SYSTEM_TIME);
+            EtlWriter w = new EtlWriter(path, ch, existing.withLogFileName(header.logFileName()), startRawOfFile);
+            w.buffersWritten = length / size;
+            w.appended = true;
+            w.appendedLost = existing.eventsLost();
+            w.appendedBuffersLost = existing.buffersLost();
             return w;
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -279,6 +348,24 @@ public final class EtlWriter implements AutoCloseable {
      * {@link #bufferSize()} bytes, its BufferSize field equal to it, not compressed).
      */
     public void writeBuffer(ByteBuffer buffer) throws IOException {
+        put(buffer, buffersWritten);
+        buffersWritten++;
+    }
+
+    /**
+     * Replaces buffer {@code index} (1 to {@link #buffersWritten()} - 1) with a whole buffer, as
+     * {@link #writeBuffer(ByteBuffer)} takes it: how a circular file (EVENT_TRACE_FILE_MODE_CIRCULAR) reuses its
+     * oldest buffer. The file does not grow; {@link #recordsWritten()} then counts the records written, not those
+     * left in the file.
+     */
+    public void overwriteBuffer(long index, ByteBuffer buffer) throws IOException {
+        if (index < 1 || index >= buffersWritten) {
+            throw new IllegalArgumentException("buffer " + index + " is not a written data buffer (1.." + (buffersWritten - 1) + ")");
+        }
+        put(buffer, index);
+    }
+
+    private void put(ByteBuffer buffer, long index) throws IOException {
         checkOpen();
         ByteBuffer b = le(buffer);
         int start = b.position();
@@ -299,8 +386,7 @@ public final class EtlWriter implements AutoCloseable {
         lastRaw = Math.max(lastRaw, b.getLong(start + WmiBufferLayout.TIMESTAMP));
         sequence = Math.max(sequence, b.getLong(start + WmiBufferLayout.SEQUENCE_NUMBER));
         records += countRecords(b, start);
-        writeFully(b.duplicate().position(start).limit(start + bufferSize), buffersWritten * (long) bufferSize);
-        buffersWritten++;
+        writeFully(b.duplicate().position(start).limit(start + bufferSize), index * (long) bufferSize);
     }
 
     /** Seals and writes every partly filled buffer now (ETW's flush); later records start new buffers. */
@@ -342,11 +428,13 @@ public final class EtlWriter implements AutoCloseable {
             closed = true;
             LogfileHeader h = finalHeader;
             int processors = Math.max(h.numberOfProcessors(), maxProcessor + 1);
+            // an appended file keeps its own origin (StartTime, BootTime, PerfFreq): its older events were timed by it
+            LogfileHeader o = appended ? header : h;
             h = new LogfileHeader(bufferSize, h.osMajor(), h.osMinor(), h.formatMajor(), h.formatMinor(), h.osBuild(),
                     processors, h.endTime(), h.timerResolution(), h.maximumFileSizeMb(), h.logFileMode(),
-                    (int) buffersWritten, h.pointerSize(), h.eventsLost(), h.cpuSpeedMHz(), h.bootTime(), h.perfFreq(),
-                    h.startTime(), h.clockType(), h.buffersLost(), h.timeZoneBiasMinutes(), h.loggerName(),
-                    h.logFileName());
+                    (int) buffersWritten, h.pointerSize(), h.eventsLost() + appendedLost, h.cpuSpeedMHz(),
+                    o.bootTime(), o.perfFreq(), o.startTime(), h.clockType(), h.buffersLost() + appendedBuffersLost,
+                    h.timeZoneBiasMinutes(), h.loggerName(), h.logFileName());
             writeHeaderBuffer(h);
             channel.truncate(buffersWritten * (long) bufferSize);
         } finally {

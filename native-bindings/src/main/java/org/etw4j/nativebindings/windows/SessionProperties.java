@@ -9,7 +9,9 @@ import org.etw4j.controller.ClockType;
 import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.KernelLogger;
 import org.etw4j.controller.KernelTracing;
+import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.SessionConfigException;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.nativebindings.generated.EtwNative;
@@ -50,6 +52,9 @@ final class SessionProperties {
             // SystemTraceProvider Session")
             _EVENT_TRACE_PROPERTIES.EnableFlags(p, config.kernel().enableFlags());
         }
+        // MB ("Maximum size of the file used to log events, in megabytes"; required with CIRCULAR and NEWFILE),
+        // 0 = no limit (MS Learn, EVENT_TRACE_PROPERTIES structure)
+        _EVENT_TRACE_PROPERTIES.MaximumFileSize(p, config.maximumFileSizeMb());
         return p;
     }
 
@@ -89,13 +94,40 @@ final class SessionProperties {
         _EVENT_TRACE_PROPERTIES.LogFileMode(p, logFileMode(config));
     }
 
-    /** {@code LogFileMode} for a config: real-time and/or sequential file, and the system logger mode. */
+    /**
+     * {@code LogFileMode} for a config (MS Learn, "Logging Mode Constants"): real-time, the file mode's
+     * EVENT_TRACE_FILE_MODE_* bit when there is a file, and EVENT_TRACE_PRIVATE_LOGGER_MODE |
+     * EVENT_TRACE_PRIVATE_IN_PROC for a private in-process session ("Configuring and Starting a Private Logger
+     * Session"; with PRIVATE_IN_PROC the session keeps its own GUID in Wnode.Guid), and
+     * EVENT_TRACE_SYSTEM_LOGGER_MODE for a system logger session.
+     */
     static int logFileMode(SessionConfig config) {
         boolean systemLogger = config.kernel() != null && config.kernel().logger() == KernelLogger.SYSTEM_LOGGER;
         return (config.realTime() ? EtwNative.EVENT_TRACE_REAL_TIME_MODE() : 0)
-                | (config.logFile() != null ? EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL() : 0)
+                | (config.logFile() != null ? fileModeBit(config.fileMode()) : 0)
+                | (config.privateInProcess()
+                        ? EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE() | EtwNative.EVENT_TRACE_PRIVATE_IN_PROC() : 0)
                 // MS Learn, "Configuring and Starting a SystemTraceProvider Session": Windows 8 and later
                 | (systemLogger ? EtwNative.EVENT_TRACE_SYSTEM_LOGGER_MODE() : 0);
+    }
+
+    private static int fileModeBit(LogFileMode mode) {
+        return switch (mode) {
+            case SEQUENTIAL -> EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL();
+            case CIRCULAR -> EtwNative.EVENT_TRACE_FILE_MODE_CIRCULAR();
+            case APPEND -> EtwNative.EVENT_TRACE_FILE_MODE_APPEND();
+            case NEW_FILE -> EtwNative.EVENT_TRACE_FILE_MODE_NEWFILE();
+        };
+    }
+
+    /** The file mode a LogFileMode holds (SEQUENTIAL when none of the file-mode bits is set). */
+    static LogFileMode fileMode(int mode) {
+        for (LogFileMode m : LogFileMode.values()) {
+            if ((mode & fileModeBit(m)) != 0 && m != LogFileMode.SEQUENTIAL) {
+                return m;
+            }
+        }
+        return LogFileMode.SEQUENTIAL;
     }
 
     private static String logFileName(Path logFile) {
@@ -141,8 +173,17 @@ final class SessionProperties {
         int flush = Math.max(0, _EVENT_TRACE_PROPERTIES.FlushTimer(p));
         int clock = _WNODE_HEADER.ClientContext(_EVENT_TRACE_PROPERTIES.Wnode(p));
         ClockType clockType = clock >= 1 && clock <= 3 ? ClockType.of(clock) : ClockType.QPC;
-        return new SessionConfig(name == null || name.isEmpty() ? fallbackName : name, realTime, logFile, kb, min, max,
-                Duration.ofSeconds(flush), clockType, policy);
+        String sessionName = name == null || name.isEmpty() ? fallbackName : name;
+        boolean privateInProcess = (mode & EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE()) != 0;
+        try {
+            return new SessionConfig(sessionName, realTime, logFile, kb, min, max, Duration.ofSeconds(flush), clockType,
+                    policy, logFile == null ? LogFileMode.SEQUENTIAL : fileMode(mode),
+                    logFile == null ? 0 : _EVENT_TRACE_PROPERTIES.MaximumFileSize(p), privateInProcess && logFile != null && !realTime);
+        } catch (SessionConfigException e) {
+            // a running session described in terms SessionConfig refuses (a NEWFILE session reports its current
+            // file, which has no %d): described without its file mode rather than refused
+            return new SessionConfig(sessionName, realTime, logFile, kb, min, max, Duration.ofSeconds(flush), clockType, policy);
+        }
     }
 
     /**

@@ -25,6 +25,17 @@ class ApiConstantsMatchHeadersTest {
     }
 
     @Test
+    void fileModesAreTheHeaders() {
+        assertEquals(EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL(), org.etw4j.controller.LogFileMode.SEQUENTIAL.bit());
+        assertEquals(EtwNative.EVENT_TRACE_FILE_MODE_CIRCULAR(), org.etw4j.controller.LogFileMode.CIRCULAR.bit());
+        assertEquals(EtwNative.EVENT_TRACE_FILE_MODE_APPEND(), org.etw4j.controller.LogFileMode.APPEND.bit());
+        assertEquals(EtwNative.EVENT_TRACE_FILE_MODE_NEWFILE(), org.etw4j.controller.LogFileMode.NEW_FILE.bit());
+        // the simulator's TRACE_LOGFILE_HEADER.LogFileMode for a private in-process session (SimulatedBackend)
+        assertEquals(0x800, EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE());
+        assertEquals(0x2_0000, EtwNative.EVENT_TRACE_PRIVATE_IN_PROC());
+    }
+
+    @Test
     void enablePropertiesAreTheHeaders() {
         assertEquals(EtwNative.EVENT_ENABLE_PROPERTY_SID(), EnableProperty.SID.bit());
         assertEquals(EtwNative.EVENT_ENABLE_PROPERTY_TS_ID(), EnableProperty.TS_ID.bit());

@@ -22,11 +22,14 @@ import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.EnableProperty;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.controller.IfSessionExists;
+import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.PayloadPredicate;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.format.FilterHeaderChain;
+import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_HEADER;
+import org.etw4j.nativebindings.generated._EVENT_TRACE_PROPERTIES;
 import org.etw4j.spi.FilterData;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +66,37 @@ class NativeStructuresTest {
             MemorySegment u = SessionProperties.forUpdate(a, c);
             assertNull(SessionProperties.logFile(u), "UPDATE leaves the log file alone (LogFileNameOffset 0)");
         }
+    }
+
+    @Test
+    void fileModesAndTheMaximumSizeReachEventTraceProperties() {
+        // the generated layout (MaximumFileSize, LogFileMode) and the EVENT_TRACE_* constants are the mingw-w64
+        // headers' (WindowsAbiTest compares offsetof and every constant); here: each config sets the right bits
+        SessionConfig circular = SessionConfig.file("ring", Path.of("/tmp/ring.etl")).circular(64).build();
+        SessionConfig parts = SessionConfig.realTimeAndFile("parts", Path.of("/tmp/p_%d.etl")).newFileEvery(100).build();
+        SessionConfig limited = SessionConfig.file("seq", Path.of("/tmp/s.etl")).maximumFileSizeMb(10).build();
+        SessionConfig inProc = SessionConfig.file("mine", Path.of("/tmp/mine.etl")).privateInProcess(true).build();
+        SessionConfig rt = SessionConfig.realTime("rt").build();
+        try (Arena a = Arena.ofConfined()) {
+            record Case(SessionConfig config, int mode, int maxMb) {
+            }
+            for (Case c : List.of(
+                    new Case(circular, EtwNative.EVENT_TRACE_FILE_MODE_CIRCULAR(), 64),
+                    new Case(parts, EtwNative.EVENT_TRACE_FILE_MODE_NEWFILE() | EtwNative.EVENT_TRACE_REAL_TIME_MODE(), 100),
+                    new Case(limited, EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL(), 10),
+                    new Case(inProc, EtwNative.EVENT_TRACE_FILE_MODE_SEQUENTIAL() | EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE()
+                            | EtwNative.EVENT_TRACE_PRIVATE_IN_PROC(), 0),
+                    new Case(rt, EtwNative.EVENT_TRACE_REAL_TIME_MODE(), 0))) {
+                MemorySegment p = SessionProperties.forStart(a, c.config(), Guid.parse("11111111-2222-3333-4444-555555555555"));
+                assertEquals(c.mode(), _EVENT_TRACE_PROPERTIES.LogFileMode(p), c.config().name());
+                assertEquals(c.maxMb(), _EVENT_TRACE_PROPERTIES.MaximumFileSize(p), c.config().name());
+                SessionConfig back = SessionProperties.config(p, "fallback", IfSessionExists.FAIL);
+                assertEquals(c.config().fileMode(), back.fileMode(), c.config().name());
+                assertEquals(c.config().maximumFileSizeMb(), back.maximumFileSizeMb(), c.config().name());
+                assertEquals(c.config().privateInProcess(), back.privateInProcess(), c.config().name());
+            }
+        }
+        assertEquals(LogFileMode.SEQUENTIAL, SessionProperties.fileMode(0), "EVENT_TRACE_FILE_MODE_NONE");
     }
 
     @Test

@@ -29,9 +29,13 @@ import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.Sessions;
+import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.nativebindings.generated._EVENT_PROPERTY_INFO;
 import org.etw4j.nativebindings.generated._TRACE_EVENT_INFO;
 import org.etw4j.nativebindings.layout.TdhSdkFields;
@@ -211,24 +215,7 @@ class RealEtwTest {
         }
         s.stop();
         assertTrue(Files.size(etl) > 0);
-        List<Integer> values = new ArrayList<>();
-        List<Throwable> errors = new ArrayList<>();
-        try (TraceConsumer c = backend.openFile(etl, new RecordSink() {
-            @Override
-            public void onRecord(RawEventRecord r) {
-                if (r.providerId().equals(p.id())) {
-                    values.add(r.userData().getInt(0));
-                }
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                errors.add(error);
-            }
-        })) {
-            c.process(); // returns at the end of the file
-        }
-        assertEquals(List.of(), errors);
+        List<Integer> values = readWithOpenTrace(etl, p.id());
         assertEquals(100, values.size());
         for (int i = 0; i < 100; i++) {
             assertEquals(i, values.get(i));
@@ -532,5 +519,167 @@ class RealEtwTest {
         }
         s.stop();
         t.join(WAIT.toMillis());
+    }
+
+    // ------------------------------------------------------------------ file modes and private sessions (issue 21: 11, 10)
+
+    /** The first int of each event of {@code provider} in {@code etl}, as OpenTraceW/ProcessTrace deliver them. */
+    private List<Integer> readWithOpenTrace(Path etl, Guid provider) throws Exception {
+        List<Integer> values = new ArrayList<>();
+        List<Throwable> errors = new ArrayList<>();
+        try (TraceConsumer c = backend.openFile(etl, new RecordSink() {
+            @Override
+            public void onRecord(RawEventRecord r) {
+                if (r.providerId().equals(provider)) {
+                    values.add(r.userData().getInt(0));
+                }
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                errors.add(error);
+            }
+        })) {
+            c.process(); // returns at the end of the file
+        }
+        assertEquals(List.of(), errors);
+        return values;
+    }
+
+    /** The same values through etw4j's pure-Java reader, in its time order. */
+    private static List<Integer> readWithEtw4j(Path etl, Guid provider) throws Exception {
+        List<Integer> values = new ArrayList<>();
+        try (EtlFile file = EtlFile.open(etl)) {
+            EtlCursor c = file.cursor();
+            while (c.advance()) {
+                if (c.record().kind() == HeaderKind.EVENT_HEADER && c.record().providerId().equals(provider)) {
+                    values.add(c.record().userData().getInt(0));
+                }
+            }
+            assertEquals(0, file.warningCount(), "the reader skipped nothing in " + etl);
+        }
+        return values;
+    }
+
+    /** Writes {@code n} numbered events of about 200 bytes. */
+    private static void writeNumbered(EtwProvider p, int n) {
+        for (int i = 0; i < n; i++) {
+            byte[] payload = ByteBuffer.allocate(200).order(ByteOrder.LITTLE_ENDIAN).putInt(i).array();
+            p.write(EventDescriptor.of(7, Level.INFORMATIONAL, 1), new EventData().add(payload));
+        }
+    }
+
+    private static void assertConsecutive(List<Integer> values, int first, int last) {
+        assertEquals(last - first + 1, values.size(), "events " + first + ".." + last);
+        for (int i = 0; i < values.size(); i++) {
+            assertEquals(first + i, values.get(i));
+        }
+    }
+
+    /** Registers a provider of this process, enables it in {@code s} and writes {@code n} numbered events with it. */
+    private EtwProvider recordNumbered(SessionControl s, int n) {
+        EtwProvider p = EtwProvider.builder(s.name() + "-provider").backend(backend).register();
+        cleanup.add(p);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        writeNumbered(p, n);
+        return p;
+    }
+
+    @Test
+    void aSequentialFileStopsAtMaximumFileSizeAndCountsTheRestLost(@TempDir Path dir) throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        Path etl = dir.resolve("seq.etl");
+        SessionControl s = start(SessionConfig.file(name, etl).bufferSizeKb(64).buffers(4, 256).maximumFileSizeMb(1).build());
+        EtwProvider p = recordNumbered(s, 20_000); // ~4.5 MB of events for a 1 MB file
+        s.flush();
+        long lost = s.query().eventsLost();
+        s.stop();
+        assertTrue(Files.size(etl) <= 1 << 20, "the file stays within MaximumFileSize: " + Files.size(etl));
+        List<Integer> values = readWithOpenTrace(etl, p.id());
+        assertConsecutive(values, 0, values.size() - 1);
+        assertTrue(lost > 0, "events after the file filled are counted lost");
+        assertEquals(values, readWithEtw4j(etl, p.id()));
+    }
+
+    @Test
+    void aCircularFileKeepsTheLatestEventsAndBothReadersAgree(@TempDir Path dir) throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        Path etl = dir.resolve("ring.etl");
+        SessionControl s = start(SessionConfig.file(name, etl).bufferSizeKb(64).buffers(4, 256).circular(1).build());
+        EtwProvider p = recordNumbered(s, 20_000);
+        s.stop();
+        assertTrue(Files.size(etl) <= 1 << 20, "the ring stays within MaximumFileSize: " + Files.size(etl));
+        List<Integer> values = readWithOpenTrace(etl, p.id());
+        assertEquals(19_999, values.get(values.size() - 1), "the latest event is kept");
+        assertTrue(values.get(0) > 0, "the oldest were overwritten");
+        // OpenTraceW's order against etw4j's merge of a file whose buffers wrapped on disk
+        assertEquals(values, readWithEtw4j(etl, p.id()));
+    }
+
+    @Test
+    void newFileModeWritesNumberedFilesEachAWholeTrace(@TempDir Path dir) throws Exception {
+        String name = PREFIX + UUID.randomUUID();
+        SessionConfig config = SessionConfig.file(name, dir.resolve("part_%d.etl")).bufferSizeKb(64).buffers(4, 256)
+                .newFileEvery(1).build();
+        SessionControl s = start(config);
+        EtwProvider p = recordNumbered(s, 20_000);
+        s.stop();
+        List<Integer> all = new ArrayList<>();
+        int files = 0;
+        for (int n = 1; Files.exists(config.logFile(n)); n++) {
+            files++;
+            List<Integer> part = readWithOpenTrace(config.logFile(n), p.id());
+            assertEquals(part, readWithEtw4j(config.logFile(n), p.id()));
+            all.addAll(part);
+        }
+        assertTrue(files >= 3, "part_1.etl, part_2.etl, ...: " + files);
+        assertConsecutive(all, 0, 19_999);
+    }
+
+    @Test
+    void appendModeContinuesAnExistingFile(@TempDir Path dir) throws Exception {
+        Path etl = dir.resolve("appended.etl");
+        EtwProvider p = EtwProvider.builder(PREFIX + "append-provider-" + UUID.randomUUID()).backend(backend).register();
+        cleanup.add(p);
+        for (int round = 0; round < 2; round++) {
+            // APPEND needs the system-time clock and the file's BufferSize (MS Learn, Logging Mode Constants)
+            SessionConfig.Builder b = SessionConfig.file(PREFIX + UUID.randomUUID(), etl).bufferSizeKb(64)
+                    .clockType(org.etw4j.controller.ClockType.SYSTEM_TIME);
+            SessionControl s = start((round == 0 ? b : b.fileMode(org.etw4j.controller.LogFileMode.APPEND)).build());
+            s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+            for (int i = round * 100; i < round * 100 + 100; i++) {
+                byte[] payload = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(i).array();
+                assertEquals(0, p.write(EventDescriptor.of(7, Level.INFORMATIONAL, 1), new EventData().add(payload)));
+            }
+            s.stop();
+        }
+        List<Integer> values = readWithOpenTrace(etl, p.id());
+        assertConsecutive(values, 0, 199);
+        assertEquals(values, readWithEtw4j(etl, p.id()));
+    }
+
+    @Test
+    void aPrivateInProcessSessionRecordsThisProcessesProvider(@TempDir Path dir) throws Exception {
+        // MS Learn, "Configuring and Starting a Private Logger Session": file-based, the providers in this process;
+        // elevated or not (Windows 10 1703+). Run from a non-elevated prompt too: that is the case issue 21 asks for.
+        String name = PREFIX + UUID.randomUUID();
+        Path etl = dir.resolve("private.etl");
+        SessionControl s = start(SessionConfig.file(name, etl).privateInProcess(true).build());
+        EtwProvider p = recordNumbered(s, 100);
+        s.stop();
+        // MS-PLA 2.2.9 says ETW appends the process id to a private session's file name; which name appears is
+        // what this test records (on the first Windows run)
+        Path written = Files.exists(etl) ? etl : dir.resolve("private.etl_" + ProcessHandle.current().pid());
+        assertTrue(Files.exists(written), "the private session wrote " + etl + " or " + written);
+        assertConsecutive(readWithOpenTrace(written, p.id()), 0, 99);
+        try (EtlFile file = EtlFile.open(written)) {
+            EtlCursor c = file.cursor();
+            while (c.advance()) {
+                if (c.record().kind() == HeaderKind.EVENT_HEADER && c.record().providerId().equals(p.id())) {
+                    assertTrue((c.record().headerFlags() & EventHeaderLayout.FLAG_PRIVATE_SESSION) != 0,
+                            "EVENT_HEADER_FLAG_PRIVATE_SESSION on every event");
+                }
+            }
+        }
     }
 }

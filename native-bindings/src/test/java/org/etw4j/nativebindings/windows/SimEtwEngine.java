@@ -515,7 +515,9 @@ final class SimEtwEngine {
             SessionConfig config = new SessionConfig(name, (mode & EtwNative.EVENT_TRACE_REAL_TIME_MODE()) != 0,
                     SessionProperties.logFile(p), _EVENT_TRACE_PROPERTIES.BufferSize(p), _EVENT_TRACE_PROPERTIES.MinimumBuffers(p),
                     _EVENT_TRACE_PROPERTIES.MaximumBuffers(p), Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p)),
-                    ClockType.of(clock == 0 ? 1 : clock), IfSessionExists.FAIL);
+                    ClockType.of(clock == 0 ? 1 : clock), IfSessionExists.FAIL,
+                    SessionProperties.fileMode(mode), _EVENT_TRACE_PROPERTIES.MaximumFileSize(p),
+                    (mode & EtwNative.EVENT_TRACE_PRIVATE_LOGGER_MODE()) != 0);
             SessionControl control = machine.startSession(config);
             Guid given = SessionProperties.sessionId(p);
             EngineSession s = new EngineSession(newHandle(), given.isNull() ? control.sessionId() : given, control);
@@ -583,7 +585,8 @@ final class SimEtwEngine {
                         file != null ? file : old.logFile(), old.bufferSizeKb(), old.minimumBuffers(),
                         nonZero(_EVENT_TRACE_PROPERTIES.MaximumBuffers(p), old.maximumBuffers()),
                         _EVENT_TRACE_PROPERTIES.FlushTimer(p) != 0 ? Duration.ofSeconds(_EVENT_TRACE_PROPERTIES.FlushTimer(p))
-                                : old.flushTimer(), old.clockType(), old.ifExists()));
+                                : old.flushTimer(), old.clockType(), old.ifExists(), old.fileMode(), old.maximumFileSizeMb(),
+                        old.privateInProcess()));
             } else if (code != EtwNative.EVENT_TRACE_CONTROL_QUERY()) {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
