@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
@@ -153,14 +154,26 @@ final class SummaryCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    /** The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them. */
-    private static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder) {
+    /**
+     * The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them: a record of a kind
+     * already seen decoded with a field is counted as decoded without decoding it again ({@link DecodedKinds}).
+     */
+    static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder) {
         UndecodedEvents u = new UndecodedEvents();
+        DecodedKinds decoded = new DecodedKinds();
         EtlCursor cursor = file.cursor();
         EtlRecordEvent record = new EtlRecordEvent();
         EventView event = new EventView(decoder);
         while (cursor.advance()) {
-            u.add(event.decode(record.of(cursor.record())));
+            EtlRecordEvent r = record.of(cursor.record());
+            if (decoded.contains(r)) {
+                continue;
+            }
+            EventView e = event.decode(r);
+            u.add(e);
+            if (e.source() != SchemaSource.NONE && e.fieldCount() > 0 && DecodedKinds.cacheable(r)) {
+                decoded.add(r);
+            }
         }
         return u;
     }
