@@ -83,8 +83,15 @@ final class SummaryCommand implements Callable<Integer> {
                 String problem = InputFiles.problem(f);
                 if (problem == null) {
                     try (EtlFile file = EtlFile.open(f, warnings.options())) {
-                        summaries.add(EtlSummary.of(file));
-                        undecoded.add(noUndecoded ? null : undecoded(file, decoder));
+                        if (noUndecoded) {
+                            summaries.add(EtlSummary.of(file));
+                            undecoded.add(null);
+                        } else { // one read of the file: the summary counts the records the listing reads
+                            EtlSummary.Counter counter = new EtlSummary.Counter();
+                            UndecodedEvents u = undecoded(file, decoder, counter);
+                            summaries.add(counter.finish(file));
+                            undecoded.add(u);
+                        }
                     } catch (IOException | RuntimeException e) {
                         problem = f + ": " + EtwCommand.oneLine(e);
                     }
@@ -157,14 +164,16 @@ final class SummaryCommand implements Callable<Integer> {
     /**
      * The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them: a record of a kind
      * already seen decoded with a field is counted as decoded without decoding it again ({@link DecodedKinds}).
+     * Each record is also given to {@code summary} (which counts in any order), so that the file is read once.
      */
-    static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder) {
+    static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder, EtlSummary.Counter summary) {
         UndecodedEvents u = new UndecodedEvents();
         DecodedKinds decoded = new DecodedKinds();
         EtlCursor cursor = file.cursor();
         EtlRecordEvent record = new EtlRecordEvent();
         EventView event = new EventView(decoder);
         while (cursor.advance()) {
+            summary.add(cursor.record());
             EtlRecordEvent r = record.of(cursor.record());
             if (decoded.contains(r)) {
                 continue;

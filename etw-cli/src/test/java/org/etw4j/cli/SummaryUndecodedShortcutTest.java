@@ -14,13 +14,15 @@ import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code etw summary}'s undecoded listing decides once per kind of event ({@link DecodedKinds}, issue 20) and lists
  * exactly what decoding every record lists: the same kinds, counts, names and reasons, on every corpus file (they
- * hold kernel MOF, manifest, EventSource, TraceLogging and MetaData-described events and undecoded ones).
+ * hold kernel MOF, manifest, EventSource, TraceLogging and MetaData-described events and undecoded ones); and the
+ * summary counted from the same read (the file read once) equals the one of its own file-order pass.
  */
 class SummaryUndecodedShortcutTest {
 
@@ -34,13 +36,19 @@ class SummaryUndecodedShortcutTest {
         long undecodedSeen = 0;
         for (Path f : files) {
             UndecodedEvents expected;
+            EtlSummary expectedSummary;
             UndecodedEvents actual;
+            EtlSummary actualSummary;
             try (EtlFile file = EtlFile.open(f)) {
+                expectedSummary = EtlSummary.of(file);
                 expected = everyRecord(file, DumpCommand.decoder(List.of()));
             }
             try (EtlFile file = EtlFile.open(f)) {
-                actual = SummaryCommand.undecoded(file, DumpCommand.decoder(List.of()));
+                EtlSummary.Counter counter = new EtlSummary.Counter();
+                actual = SummaryCommand.undecoded(file, DumpCommand.decoder(List.of()), counter);
+                actualSummary = counter.finish(file);
             }
+            assertEquals(expectedSummary, actualSummary, f + ": the one-read summary is the header pass's");
             assertEquals(expected.kinds(), actual.kinds(), f.toString());
             assertEquals(expected.total(), actual.total(), f.toString());
             undecodedSeen += expected.total();
