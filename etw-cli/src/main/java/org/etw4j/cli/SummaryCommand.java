@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.json.JsonWriter;
@@ -81,8 +83,15 @@ final class SummaryCommand implements Callable<Integer> {
                 String problem = InputFiles.problem(f);
                 if (problem == null) {
                     try (EtlFile file = EtlFile.open(f, warnings.options())) {
-                        summaries.add(EtlSummary.of(file));
-                        undecoded.add(noUndecoded ? null : undecoded(file, decoder));
+                        if (noUndecoded) {
+                            summaries.add(EtlSummary.of(file));
+                            undecoded.add(null);
+                        } else { // one read of the file: the summary counts the records the listing reads
+                            EtlSummary.Counter counter = new EtlSummary.Counter();
+                            UndecodedEvents u = undecoded(file, decoder, counter);
+                            summaries.add(counter.finish(file));
+                            undecoded.add(u);
+                        }
                     } catch (IOException | RuntimeException e) {
                         problem = f + ": " + EtwCommand.oneLine(e);
                     }
@@ -154,13 +163,27 @@ final class SummaryCommand implements Callable<Integer> {
 
     /**
      * The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them, in the consumer's one
-     * read loop over the file already open for the summary (no second mapping, no trace context: only the schema
-     * matters here).
+     * read loop over the file already open for the summary (no trace context: only the schema matters here); a record of a kind
+     * already seen decoded with a field is counted as decoded without decoding it again ({@link DecodedKinds}).
+     * Each record is also given to {@code summary} (which counts in any order), so that the file is read once.
      */
-    private static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder) {
+    static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder, EtlSummary.Counter summary) {
         UndecodedEvents u = new UndecodedEvents();
+        DecodedKinds decoded = new DecodedKinds();
+        FilePass pass = FilePass.over(List.of(file));
         EventView event = new EventView(decoder);
-        FilePass.over(List.of(file)).forEach(r -> u.add(event.decode(r)), done -> { });
+        while (pass.advance()) {
+            summary.add(pass.view());
+            EtlRecordEvent r = pass.record();
+            if (decoded.contains(r)) {
+                continue;
+            }
+            EventView e = event.decode(r);
+            u.add(e);
+            if (e.source() != SchemaSource.NONE && e.fieldCount() > 0 && DecodedKinds.cacheable(r)) {
+                decoded.add(r);
+            }
+        }
         return u;
     }
 

@@ -284,10 +284,28 @@ public final class Utf8Buffer implements Appendable {
         }
         ensure(digits);
         int end = size + digits;
-        for (int at = end - 1; at >= size; at--) {
-            buf[at] = (byte) ('0' + v % 10);
-            v /= 10;
+        int at = end;
+        // two digits a division (the JDK's own Long.toString does the same); ints once the value fits one
+        while (v >= Integer.MAX_VALUE) {
+            long q = v / 100;
+            int r = (int) (v - q * 100);
+            buf[--at] = (byte) ('0' + r % 10);
+            buf[--at] = (byte) ('0' + r / 10);
+            v = q;
         }
+        int i = (int) v;
+        while (i >= 100) {
+            int q = i / 100;
+            int r = i - q * 100;
+            buf[--at] = (byte) ('0' + r % 10);
+            buf[--at] = (byte) ('0' + r / 10);
+            i = q;
+        }
+        if (i >= 10) {
+            buf[--at] = (byte) ('0' + i % 10);
+            i /= 10;
+        }
+        buf[--at] = (byte) ('0' + i);
         size = end;
         return this;
     }

@@ -50,7 +50,9 @@ class Utf8BufferTest {
         SplittableRandom random = new SplittableRandom(5);
         Utf8Buffer buf = new Utf8Buffer(16);
         long[] edge = {0, 1, -1, 9, 10, 99, 100, Long.MAX_VALUE, Long.MIN_VALUE, 999_999_999_999_999_999L,
-            1_000_000_000_000_000_000L, -1_000_000_000_000_000_000L, 0x8000_0000_0000_0000L + 5};
+            1_000_000_000_000_000_000L, -1_000_000_000_000_000_000L, 0x8000_0000_0000_0000L + 5,
+            Integer.MAX_VALUE - 1L, Integer.MAX_VALUE, Integer.MAX_VALUE + 1L, 0xFFFF_FFFFL, 0x1_0000_0000L,
+            100_000_000_000L};
         for (int i = 0; i < 100_000; i++) {
             long v = i < edge.length ? edge[i] : i % 3 == 0 ? random.nextLong() : random.nextLong() >> random.nextInt(64);
             assertEquals(Long.toString(v), buf.clear().decimal(v).toString());
