@@ -851,6 +851,84 @@ public abstract class BackendContractTest {
         assertTrue(s2.isRunning());
     }
 
+    // ------------------------------------------------------------------ close order (issue 24.4, issue 21.8)
+
+    @Test
+    void stoppingASessionDeliversEveryBufferedEventToItsOpenConsumersBeforeTheyEnd() throws Exception {
+        // Issue 24, item 4. Windows can make this assertion (MS Learn, FlushTrace: a session delivers its events
+        // "when the buffer is full, the session's FlushTimer expires, or the session is closed"; the FFM backend
+        // also sends ControlTrace FLUSH before STOP).
+        EtwProvider p = provider("p", null);
+        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ofSeconds(60)).build());
+        a.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        RecordingConsumer c = consume(a);
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(0, p.write(event(i, Level.INFORMATIONAL, 1)));
+        }
+        a.close(); // no flush asked for: close flushes
+        c.join(WAIT);
+        assertFalse(c.isAlive(), "the consumer's ProcessTrace returned when the session stopped");
+        assertEquals(List.of(1, 2, 3), c.matching(from(p)).stream().map(RecordedEvent::id).toList());
+        assertEquals(0, c.undelivered.get());
+    }
+
+    @Test
+    void aConsumerClosedWhileProcessingStillGetsTheBuffersHandedToItButNoNewOnes() throws Exception {
+        // Issue 21, item 8 (3). MS Learn, CloseTrace: ERROR_CTX_CLOSE_PENDING, "The ProcessTrace function will stop
+        // after it has processed all real-time events in its buffers (it will not receive any new events)".
+        // Failed before: the simulator (and the stand-in's consumer, and the FFM consumer) stopped at once.
+        // Windows: the buffers "in its buffers" are those ETW delivered before CloseTrace; RealEtwTest states the
+        // same case, this suite proves the modelled behaviour.
+        EtwProvider p = provider("p", null);
+        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
+        a.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        CountDownLatch inHeader = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RecordingConsumer c = new RecordingConsumer(backend, a.name(), r -> {
+            if (inHeader.getCount() > 0) {
+                inHeader.countDown();
+                try {
+                    release.await(); // holds the delivery thread in the header event's callback
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        cleanup.add(c);
+        assertTrue(inHeader.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        for (int i = 1; i <= 3; i++) {
+            p.write(event(i, Level.INFORMATIONAL, 1));
+        }
+        a.flush(); // handed to the consumer, not yet processed
+        c.close(); // CloseTrace while ProcessTrace runs
+        p.write(event(4, Level.INFORMATIONAL, 1)); // after the close: never delivered to this consumer
+        a.flush();
+        release.countDown();
+        c.join(WAIT);
+        assertFalse(c.isAlive(), "ProcessTrace returned after the close");
+        assertEquals(List.of(1, 2, 3), c.matching(from(p)).stream().map(RecordedEvent::id).toList());
+    }
+
+    @Test
+    void aConsumerClosedWithEventsInTheSessionsBufferIsToldHowManyWhereTheBackendCanCount() throws Exception {
+        // Issue 24, item 4: closing a consumer inside its session (the natural try-with-resources order) leaves the
+        // unflushed buffer's events undelivered. The simulator counts them (RecordSink.onUndelivered); Windows does
+        // not report what a session's buffers hold, so the Windows backend is held to reporting nothing.
+        EtwProvider p = provider("p", null);
+        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
+        a.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        RecordingConsumer c = consume(a);
+        c.await(e -> true, 1, WAIT); // the header event: ProcessTrace runs
+        for (int i = 1; i <= 3; i++) {
+            p.write(event(i, Level.INFORMATIONAL, 1));
+        }
+        c.close();
+        c.join(WAIT);
+        assertFalse(c.isAlive(), "ProcessTrace returned after the close");
+        assertEquals(List.of(), c.matching(from(p)), "nothing was flushed before the close");
+        assertEquals(sessionsReportEventCounts() ? 3 : 0, c.undelivered.get());
+    }
+
     @Test
     void flushTimerDeliversPartialBuffersWithoutAnExplicitFlush() {
         EtwProvider p = provider("p", null);

@@ -767,7 +767,8 @@ final class SimEtwEngine {
         final MemorySegment logfile; // the engine's copy, handed to the BufferCallback as ETW does
         final Arena memory = Arena.ofAuto();
         volatile TraceConsumer sim;
-        volatile boolean stopRequested;
+        volatile boolean stopRequested; // the BufferCallback returned FALSE: ProcessTrace stops at once
+        volatile boolean closeRequested; // CloseTrace: ProcessTrace stops once the buffers it holds are processed
         volatile boolean processing;
         private MemorySegment buffer = MemorySegment.NULL;
         private long eventsLost;
@@ -918,7 +919,7 @@ final class SimEtwEngine {
             } finally {
                 c.processing = false;
             }
-            return c.stopRequested ? Win32Errors.ERROR_CANCELLED : 0;
+            return c.stopRequested || c.closeRequested ? Win32Errors.ERROR_CANCELLED : 0;
         } catch (Throwable t) {
             return failure(t);
         }
@@ -930,14 +931,13 @@ final class SimEtwEngine {
             if (c == null) {
                 return Win32Errors.ERROR_INVALID_HANDLE;
             }
-            c.stopRequested = true;
+            c.closeRequested = true;
             boolean pending = c.processing;
             c.sim.close();
             // MS Learn, CloseTrace: ERROR_CTX_CLOSE_PENDING when ProcessTrace runs: "The call was successful. The
             // ProcessTrace function will stop after it has processed all real-time events in its buffers (it will
-            // not receive any new events)". Modelled: the status. Not modelled: the delivery of those buffered
-            // events after the close (the simulated consumer stops at once; etw4j's consumers ignore records
-            // after close() either way).
+            // not receive any new events)". Modelled: the status, and the delivery of the buffers already handed
+            // to the consumer (the simulated consumer delivers them, then ends; issue 21, item 8).
             if (pending) {
                 closePending.incrementAndGet();
             }
