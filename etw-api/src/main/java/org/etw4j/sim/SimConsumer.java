@@ -104,6 +104,7 @@ final class SimConsumer implements TraceConsumer {
                         safe(() -> sink.onLost(b.lostBefore, 0));
                     }
                     deliverRecords(b);
+                    bufferDelivered();
                 } finally {
                     session.release(b);
                 }
@@ -139,6 +140,15 @@ final class SimConsumer implements TraceConsumer {
                 reportError(t);
             }
             p += WmiBufferLayout.align(size);
+        }
+    }
+
+    /** The BufferCallback after each buffer (MS Learn, PEVENT_TRACE_BUFFER_CALLBACKW); no lambda: no allocation. */
+    private void bufferDelivered() {
+        try {
+            sink.onBufferDelivered();
+        } catch (Throwable t) {
+            reportError(t);
         }
     }
 

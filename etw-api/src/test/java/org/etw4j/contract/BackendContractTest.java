@@ -930,6 +930,30 @@ public abstract class BackendContractTest {
     }
 
     @Test
+    void theBufferCallbackFollowsEveryDeliveredBuffer() throws Exception {
+        // Issue 21, item 8 (2). MS Learn, PEVENT_TRACE_BUFFER_CALLBACKW: "ETW calls this function after the events
+        // for each buffer are delivered". Failed before on the FFM backend over the stand-in, which called the
+        // BufferCallback only on losses (and the simulator had no such call). Windows: each flush delivers at
+        // least one buffer (one per processor that logged), so a callback follows each event here; the exact
+        // count (one buffer per flush) is the simulator's.
+        EtwProvider p = provider("p", null);
+        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
+        a.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        RecordingConsumer c = consume(a);
+        c.await(e -> true, 1, WAIT); // the header event
+        for (int i = 1; i <= 3; i++) {
+            p.write(event(i, Level.INFORMATIONAL, 1));
+            a.flush();
+            int seen = i;
+            awaitCondition("the BufferCallback after event " + i, () -> c.bufferEnds.stream().anyMatch(n -> n >= 1 + seen));
+        }
+        assertEquals(List.of(1, 2, 3), c.matching(from(p)).stream().map(RecordedEvent::id).toList());
+        if (sessionsReportEventCounts()) {
+            assertEquals(List.of(2, 3, 4), c.bufferEnds, "one callback per buffer, after its record (header + 1, + 2, + 3)");
+        }
+    }
+
+    @Test
     void flushTimerDeliversPartialBuffersWithoutAnExplicitFlush() {
         EtwProvider p = provider("p", null);
         TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ofSeconds(1)).build());

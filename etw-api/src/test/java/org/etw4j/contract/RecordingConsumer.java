@@ -21,6 +21,8 @@ class RecordingConsumer implements RecordSink, AutoCloseable {
     final List<Throwable> errors = new CopyOnWriteArrayList<>();
     final AtomicLong lost = new AtomicLong();
     final AtomicLong undelivered = new AtomicLong();
+    /** For each BufferCallback, how many records had arrived before it. */
+    final List<Integer> bufferEnds = new CopyOnWriteArrayList<>();
     /** Runs in onRecord before the record is kept (tests that hold the delivery thread). */
     private final java.util.function.Consumer<RawEventRecord> beforeRecord;
     private final TraceConsumer consumer;
@@ -43,6 +45,11 @@ class RecordingConsumer implements RecordSink, AutoCloseable {
     public void onRecord(RawEventRecord record) {
         beforeRecord.accept(record);
         events.add(RecordedEvent.copyOf(record));
+    }
+
+    @Override
+    public void onBufferDelivered() {
+        bufferEnds.add(events.size());
     }
 
     @Override

@@ -168,6 +168,7 @@ final class FfmConsumer implements TraceConsumer {
                 eventsLostSeen = lost;
                 sink.onLost(delta, 0);
             }
+            sink.onBufferDelivered(); // ETW calls the BufferCallback after each buffer's events (MS Learn)
         } catch (Throwable t) {
             handOver(t);
         }

@@ -120,6 +120,7 @@ final class SimEtwEngine {
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final List<Long> enableTimeouts = new CopyOnWriteArrayList<>();
     private final AtomicLong closePending = new AtomicLong();
+    private final AtomicLong bufferCallbacks = new AtomicLong();
     private final Map<String, ConcurrentLinkedQueue<Integer>> injected = new ConcurrentHashMap<>();
     private final AtomicLong lastHandle = new AtomicLong(0x1000);
     private final Map<Long, EngineProvider> providers = new ConcurrentHashMap<>();
@@ -246,6 +247,11 @@ final class SimEtwEngine {
      */
     void providerCallbackTakes(Duration d) {
         slowestCallback = d;
+    }
+
+    /** BufferCallback calls made after a delivered buffer so far (all consumers). */
+    long bufferCallbacks() {
+        return bufferCallbacks.get();
     }
 
     /** CloseTrace calls answered ERROR_CTX_CLOSE_PENDING (ProcessTrace was running) so far. */
@@ -797,9 +803,27 @@ final class SimEtwEngine {
 
         @Override
         public void onLost(long events, long buffers) {
+            eventsLost += events;
+            _EVENT_TRACE_LOGFILEW.EventsLost(logfile, (int) eventsLost);
+            callBufferCallback(); // the count is seen at once (losses after the last buffer have no buffer to follow)
+        }
+
+        /**
+         * MS Learn, PEVENT_TRACE_BUFFER_CALLBACKW: "ETW calls this function after the events for each buffer are
+         * delivered". Before issue 21, item 8, the stand-in called it only on losses.
+         */
+        @Override
+        public void onBufferDelivered() {
+            bufferCallbacks.incrementAndGet();
+            callBufferCallback();
+        }
+
+        /** Calls the native BufferCallback; FALSE ends ProcessTrace ("Returning FALSE will terminate the ProcessTrace function"). */
+        private void callBufferCallback() {
+            if (stopRequested) {
+                return;
+            }
             try {
-                eventsLost += events;
-                _EVENT_TRACE_LOGFILEW.EventsLost(logfile, (int) eventsLost);
                 int goOn = (int) standIn.invokeBufferCallback.invokeExact(bufferCallback, logfile);
                 if (goOn == 0) {
                     stopRequested = true;
