@@ -321,11 +321,12 @@ public abstract class BackendContractTest {
         EtwProvider p = provider("p", seen);
         TraceSession a = session("a").enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
         TraceSession b = session("b").enable(p.id(), waited(EnableParameters.of(Level.ERROR)));
-        a.stop();
+        a.stop(); // the providers are told on their notification thread (Windows), not before stop returns
+        awaitCondition("3 notifications", () -> seen.size() == 3);
         assertEquals(Level.ERROR.value(), p.enableState().level(), "level drops to what the remaining session wants");
         b.stop();
-        assertFalse(p.isEnabled());
         awaitCondition("4 notifications", () -> seen.size() == 4);
+        assertFalse(p.isEnabled());
         assertEquals(ControlCode.DISABLE_PROVIDER, seen.get(3).controlCode());
     }
 

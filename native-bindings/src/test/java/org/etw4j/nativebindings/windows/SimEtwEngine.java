@@ -674,6 +674,10 @@ final class SimEtwEngine {
                 return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
             }
             EnableParameters p = decodeParameters(Byte.toUnsignedInt(level), any, all, parameters, s.guid());
+            long wait = Integer.toUnsignedLong(timeout);
+            if (wait != 0) { // the simulator waits for its notification thread as EnableTraceEx2 waits for callbacks
+                p = p.withCallbackWait(wait == INFINITE ? EnableParameters.MAX_CALLBACK_WAIT : Duration.ofMillis(wait));
+            }
             if (code == EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER()) {
                 s.control().enableProvider(provider, p);
             } else if (code == EtwNative.EVENT_CONTROL_CODE_CAPTURE_STATE()) {
