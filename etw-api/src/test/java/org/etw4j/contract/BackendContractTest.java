@@ -148,6 +148,12 @@ public abstract class BackendContractTest {
         return p.withCallbackWait(WAIT);
     }
 
+    /** A session "a" without flush timer (buffers go only when full, flushed or stopped) enabling {@code p}, waited. */
+    private TraceSession enabledWithoutFlushTimer(EtwProvider p) {
+        return session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build())
+                .enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
+    }
+
     private static Predicate<RecordedEvent> from(EtwProvider p) {
         return e -> e.providerId().equals(p.id());
     }
@@ -638,8 +644,7 @@ public abstract class BackendContractTest {
     @Test
     void seed003_firstConsumerGetsTheBufferedEventsThenNewOnes() {
         EtwProvider p = provider("p", null);
-        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
-        a.enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
+        TraceSession a = enabledWithoutFlushTimer(p);
         for (int i = 1; i <= 5; i++) {
             p.write(event(i, Level.INFORMATIONAL, 1));
         }
@@ -655,8 +660,7 @@ public abstract class BackendContractTest {
     @Test
     void seed003_secondConsumerGetsOnlyNewEvents() {
         EtwProvider p = provider("p", null);
-        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
-        a.enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
+        TraceSession a = enabledWithoutFlushTimer(p);
         RecordingConsumer first = consume(a);
         p.write(event(1, Level.INFORMATIONAL, 1));
         p.write(event(2, Level.INFORMATIONAL, 1)); // still in the current buffer when the second consumer attaches
@@ -891,8 +895,7 @@ public abstract class BackendContractTest {
         // Windows: the buffers "in its buffers" are those ETW delivered before CloseTrace; RealEtwTest states the
         // same case, this suite proves the modelled behaviour.
         EtwProvider p = provider("p", null);
-        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
-        a.enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
+        TraceSession a = enabledWithoutFlushTimer(p);
         CountDownLatch inHeader = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         RecordingConsumer c = new RecordingConsumer(backend, a.name(), r -> {
@@ -926,8 +929,7 @@ public abstract class BackendContractTest {
         // unflushed buffer's events undelivered. The simulator counts them (RecordSink.onUndelivered); Windows does
         // not report what a session's buffers hold, so the Windows backend is held to reporting nothing.
         EtwProvider p = provider("p", null);
-        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
-        a.enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
+        TraceSession a = enabledWithoutFlushTimer(p);
         RecordingConsumer c = consume(a);
         c.await(e -> true, 1, WAIT); // the header event: ProcessTrace runs
         for (int i = 1; i <= 3; i++) {
@@ -948,8 +950,7 @@ public abstract class BackendContractTest {
         // least one buffer (one per processor that logged), so a callback follows each event here; the exact
         // count (one buffer per flush) is the simulator's.
         EtwProvider p = provider("p", null);
-        TraceSession a = session(SessionConfig.realTime(sessionName("a")).flushTimer(Duration.ZERO).build());
-        a.enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
+        TraceSession a = enabledWithoutFlushTimer(p);
         RecordingConsumer c = consume(a);
         c.await(e -> true, 1, WAIT); // the header event
         for (int i = 1; i <= 3; i++) {

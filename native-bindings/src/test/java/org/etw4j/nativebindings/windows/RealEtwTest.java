@@ -96,6 +96,13 @@ class RealEtwTest {
         }
     }
 
+    /** A provider registered for the session {@code sessionName}, closed after the test. */
+    private EtwProvider provider(String sessionName) {
+        EtwProvider p = EtwProvider.builder(sessionName + "-provider").backend(backend).register();
+        cleanup.add(p);
+        return p;
+    }
+
     private Thread process(TraceConsumer c) {
         Thread t = new Thread(c::process, "real-etw-consumer");
         t.setDaemon(true);
@@ -140,10 +147,9 @@ class RealEtwTest {
         // Issue 24, item 4: what the simulator and stand-in model (BackendContractTest
         // stoppingASessionDeliversEveryBufferedEventToItsOpenConsumersBeforeTheyEnd), on real ETW: a long flush timer,
         // no explicit flush, and the session's stop (FLUSH then STOP) delivers the events before ProcessTrace returns.
-        String name = PREFIX + UUID.randomUUID();
-        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(60)).build());
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
+        SessionControl s = start(SessionConfig.realTime(PREFIX + UUID.randomUUID()).flushTimer(Duration.ofSeconds(60)).build());
+        String name = s.name();
+        EtwProvider p = provider(name);
         List<Integer> ids = new CopyOnWriteArrayList<>();
         TraceConsumer c = backend.openRealTime(name, r -> {
             if (r.providerId().equals(p.id())) {
@@ -168,10 +174,9 @@ class RealEtwTest {
         // for each buffer are delivered"; the stand-in models it (BackendContractTest
         // theBufferCallbackFollowsEveryDeliveredBuffer). Here: at least one callback per flush that carried an event,
         // and each one after that event's record.
-        String name = PREFIX + UUID.randomUUID();
-        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(60)).build());
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
+        SessionControl s = start(SessionConfig.realTime(PREFIX + UUID.randomUUID()).flushTimer(Duration.ofSeconds(60)).build());
+        String name = s.name();
+        EtwProvider p = provider(name);
         java.util.concurrent.atomic.AtomicInteger records = new java.util.concurrent.atomic.AtomicInteger();
         List<Integer> bufferEnds = new CopyOnWriteArrayList<>();
         TraceConsumer c = backend.openRealTime(name, new org.etw4j.spi.RecordSink() {
@@ -212,10 +217,9 @@ class RealEtwTest {
         // this thread; then the callback returns. Modelled by BackendContractTest
         // aConsumerClosedWhileProcessingStillGetsTheBuffersHandedToItButNoNewOnes. Which buffers count as "its
         // buffers" while the callback is held is Windows' to say: this test records it.
-        String name = PREFIX + UUID.randomUUID();
-        SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(60)).build());
-        EtwProvider p = EtwProvider.builder(name + "-provider").backend(backend).register();
-        cleanup.add(p);
+        SessionControl s = start(SessionConfig.realTime(PREFIX + UUID.randomUUID()).flushTimer(Duration.ofSeconds(60)).build());
+        String name = s.name();
+        EtwProvider p = provider(name);
         CountDownLatch inHeader = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Integer> ids = new CopyOnWriteArrayList<>();
