@@ -173,13 +173,17 @@ public final class TraceSession implements AutoCloseable {
         return control.isRunning();
     }
 
-    /** Stops the session (whoever started it); idempotent. */
+    /**
+     * Stops the session (whoever started it); idempotent. The session's buffers are flushed first: every event it
+     * holds reaches its log file and the real-time consumers still open (live streams), which then end by
+     * themselves ({@link SessionControl#stop()}). So stop the session before closing a stream over it.
+     */
     public void stop() {
         control.stop();
         OWNED.remove(this);
     }
 
-    /** Stops the session if this process started it; idempotent. */
+    /** Stops the session if this process started it, flushing it first ({@link #stop()}); idempotent. */
     @Override
     public void close() {
         if (owned) {

@@ -20,7 +20,10 @@ import org.etw4j.spi.TraceConsumer;
  * <p>{@link #process()} runs on the caller's thread: the synthetic header event first (provider EventTraceGuid,
  * opcode 0, payload TRACE_LOGFILE_HEADER), then the buffers the session hands over, record by record, with
  * timestamps converted to FILETIME. Sink exceptions are caught and reported to {@link RecordSink#onError}.
- * {@link #close()} is idempotent and may be called from any thread; process() then returns.
+ * {@link #close()} is idempotent and may be called from any thread, the sink's callbacks included: as CloseTrace
+ * with ERROR_CTX_CLOSE_PENDING (MS Learn, CloseTrace function), the buffers the session had already handed to this
+ * consumer are still delivered, then process() returns; the events of the session's unflushed buffer never come
+ * and are reported once through {@link RecordSink#onUndelivered}.
  */
 final class SimConsumer implements TraceConsumer {
     static final SimConsumer[] NONE = new SimConsumer[0];
@@ -34,6 +37,12 @@ final class SimConsumer implements TraceConsumer {
     private final EventHeaderView view = new EventHeaderView();
     private volatile boolean closed;
     private boolean processed;
+    /** Guarded by this: nothing will take buffers from the queue any more (closed unprocessed, or process() done). */
+    private boolean abandoned;
+    /** Events of the session's unflushed buffer when this consumer closed (set by the session): never delivered. */
+    volatile long undelivered;
+    /** Counted down when close() has detached and reported: process() after an early close returns only then. */
+    private final java.util.concurrent.CountDownLatch closeReported = new java.util.concurrent.CountDownLatch(1);
 
     SimConsumer(SimSession session, RecordSink sink) {
         this.session = session;
@@ -41,11 +50,13 @@ final class SimConsumer implements TraceConsumer {
     }
 
     void offer(SessionBuffer b) {
-        if (closed) {
-            session.release(b);
-        } else {
-            queue.add(b);
+        synchronized (this) {
+            if (!abandoned) {
+                queue.add(b);
+                return;
+            }
         }
+        session.release(b);
     }
 
     /** The session stopped; {@code lostTail} events were lost after the last buffer this consumer got. */
@@ -69,8 +80,16 @@ final class SimConsumer implements TraceConsumer {
             processed = true;
         }
         deliverHeaderEvent();
+        if (closedBeforeProcessing()) {
+            try {
+                closeReported.await(); // close() releases the queue and reports what it held
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
         try {
-            while (!closed) {
+            while (true) {
                 Object o = queue.take();
                 if (o == END) {
                     break;
@@ -85,6 +104,7 @@ final class SimConsumer implements TraceConsumer {
                         safe(() -> sink.onLost(b.lostBefore, 0));
                     }
                     deliverRecords(b);
+                    bufferDelivered();
                 } finally {
                     session.release(b);
                 }
@@ -92,7 +112,13 @@ final class SimConsumer implements TraceConsumer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            drain();
+            synchronized (this) {
+                abandoned = true;
+            }
+            long left = drain() + undelivered;
+            if (left > 0) {
+                safe(() -> sink.onUndelivered(left, 0));
+            }
         }
     }
 
@@ -100,7 +126,7 @@ final class SimConsumer implements TraceConsumer {
         int end = b.bb.getInt(WmiBufferLayout.SAVED_OFFSET);
         int p = WmiBufferLayout.HEADER_SIZE;
         TimestampConverter timestamps = session.timestampConverter();
-        while (p + HEADER_SIZE <= end && !closed) {
+        while (p + HEADER_SIZE <= end) {
             int size;
             try {
                 size = view.reset(b.bb, p, 0, timestamps);
@@ -114,6 +140,15 @@ final class SimConsumer implements TraceConsumer {
                 reportError(t);
             }
             p += WmiBufferLayout.align(size);
+        }
+    }
+
+    /** The BufferCallback after each buffer (MS Learn, PEVENT_TRACE_BUFFER_CALLBACKW); no lambda: no allocation. */
+    private void bufferDelivered() {
+        try {
+            sink.onBufferDelivered();
+        } catch (Throwable t) {
+            reportError(t);
         }
     }
 
@@ -152,24 +187,42 @@ final class SimConsumer implements TraceConsumer {
         }
     }
 
-    private void drain() {
+    private synchronized boolean closedBeforeProcessing() {
+        return abandoned;
+    }
+
+    /** Releases what is left in the queue; returns the events of the buffers released (never delivered). */
+    private long drain() {
+        long events = 0;
         for (Object o; (o = queue.poll()) != null; ) {
             if (o instanceof SessionBuffer b) {
+                events += b.events;
                 session.release(b);
             }
         }
+        return events;
     }
 
     @Override
     public void close() {
-        if (closed) {
-            return;
+        boolean neverProcessed;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            neverProcessed = !processed;
+            if (neverProcessed) {
+                abandoned = true; // process() will not run: buffers handed over from now on are released at once
+            }
         }
-        closed = true;
         session.detach(this);
-        queue.add(END);
-        if (!processed) {
-            drain();
+        if (neverProcessed) {
+            long left = drain() + undelivered;
+            if (left > 0) {
+                safe(() -> sink.onUndelivered(left, 0));
+            }
         }
+        closeReported.countDown();
     }
 }

@@ -55,6 +55,12 @@ final class SimSession implements SessionControl {
     private volatile boolean running = true;
     private final KernelSimulation kernel;
     private long lastStamp; // guarded by lock
+    /** The logger thread has ended the consumers (guarded by lock): a consumer detached now is ended at once. */
+    private boolean finished;
+
+    /** A consumer that closed: the logger ends it after the buffers queued before (CloseTrace's pending close). */
+    private record Detached(SimConsumer consumer) {
+    }
 
     // counters, guarded by lock
     private int allocated;
@@ -388,6 +394,8 @@ final class SimSession implements SessionControl {
                     deliver(b);
                 } else if (o instanceof CountDownLatch latch) {
                     latch.countDown();
+                } else if (o instanceof Detached d) {
+                    d.consumer().end(0);
                 } else if (o == STOP) {
                     finish();
                     return;
@@ -495,16 +503,32 @@ final class SimSession implements SessionControl {
         }
     }
 
+    /**
+     * Detaches a closing consumer ({@code CloseTrace}) and returns the events it will never receive: those of the
+     * current, unflushed buffer, which would have gone to it. Buffers already queued for it are still handed over
+     * and then it is ended, in that order on the logger thread (MS Learn, CloseTrace function,
+     * ERROR_CTX_CLOSE_PENDING: "The ProcessTrace function will stop after it has processed all real-time events in
+     * its buffers (it will not receive any new events)"); at once if the session has already ended its consumers.
+     * The count is given to the consumer before it can be ended.
+     */
     void detach(SimConsumer c) {
         lock.lock();
         try {
             SimConsumer[] now = consumers;
             int i = Arrays.asList(now).indexOf(c);
-            if (i >= 0) {
-                SimConsumer[] less = new SimConsumer[now.length - 1];
-                System.arraycopy(now, 0, less, 0, i);
-                System.arraycopy(now, i + 1, less, i, now.length - i - 1);
-                consumers = less.length == 0 ? SimConsumer.NONE : less;
+            if (i < 0) {
+                c.end(0); // the session ended it already, or never attached it
+                return;
+            }
+            SimConsumer[] less = new SimConsumer[now.length - 1];
+            System.arraycopy(now, 0, less, 0, i);
+            System.arraycopy(now, i + 1, less, i, now.length - i - 1);
+            consumers = less.length == 0 ? SimConsumer.NONE : less;
+            c.undelivered = current == null ? 0 : current.events;
+            if (finished) {
+                c.end(0);
+            } else {
+                toLogger.add(new Detached(c));
             }
         } finally {
             lock.unlock();
@@ -576,6 +600,15 @@ final class SimSession implements SessionControl {
             ending = consumers;
             lostTail = lostSinceDelivery; // losses after the last delivered buffer
             lostSinceDelivery = 0;
+            finished = true;
+            // consumers that closed after STOP was queued: nothing more will be handed to them
+            for (Object o; (o = toLogger.poll()) != null; ) {
+                if (o instanceof Detached d) {
+                    d.consumer().end(0);
+                } else if (o instanceof CountDownLatch latch) {
+                    latch.countDown();
+                }
+            }
         } finally {
             lock.unlock();
         }

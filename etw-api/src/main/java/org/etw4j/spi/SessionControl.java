@@ -39,7 +39,14 @@ public interface SessionControl {
     /** {@code ControlTrace(UPDATE)}: flush timer and maximum buffers; the rest is refused ({@link SessionUpdates}). */
     void update(SessionConfig newConfig);
 
-    /** {@code ControlTrace(STOP)}; idempotent. Providers it enabled are updated (MS Learn, PENABLECALLBACK callback function). */
+    /**
+     * {@code ControlTrace(STOP)}; idempotent. Providers it enabled are updated (MS Learn, PENABLECALLBACK callback
+     * function). Flushes first: every event the session holds reaches the log file and the real-time consumers
+     * still open, whose {@code process()} then returns (MS Learn, FlushTrace function: "By default, an event
+     * tracing session will deliver events when the buffer is full, the session's FlushTimer expires, or the
+     * session is closed"; the Windows backend also sends ControlTrace FLUSH before STOP, so that no buffer depends
+     * on it).
+     */
     void stop();
 
     /** Whether the session is still running. */

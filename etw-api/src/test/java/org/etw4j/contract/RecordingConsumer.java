@@ -20,10 +20,21 @@ class RecordingConsumer implements RecordSink, AutoCloseable {
     final List<RecordedEvent> events = new CopyOnWriteArrayList<>();
     final List<Throwable> errors = new CopyOnWriteArrayList<>();
     final AtomicLong lost = new AtomicLong();
+    final AtomicLong undelivered = new AtomicLong();
+    /** For each BufferCallback, how many records had arrived before it. */
+    final List<Integer> bufferEnds = new CopyOnWriteArrayList<>();
+    /** Runs in onRecord before the record is kept (tests that hold the delivery thread). */
+    private final java.util.function.Consumer<RawEventRecord> beforeRecord;
     private final TraceConsumer consumer;
     private final Thread thread;
 
     RecordingConsumer(EtwBackend backend, String session) {
+        this(backend, session, r -> { });
+    }
+
+    /** A consumer whose delivery thread runs {@code beforeRecord} first in every record callback. */
+    RecordingConsumer(EtwBackend backend, String session, java.util.function.Consumer<RawEventRecord> beforeRecord) {
+        this.beforeRecord = beforeRecord;
         this.consumer = backend.openRealTime(session, this);
         this.thread = new Thread(consumer::process, "test-consumer-" + session);
         thread.setDaemon(true);
@@ -32,7 +43,18 @@ class RecordingConsumer implements RecordSink, AutoCloseable {
 
     @Override
     public void onRecord(RawEventRecord record) {
+        beforeRecord.accept(record);
         events.add(RecordedEvent.copyOf(record));
+    }
+
+    @Override
+    public void onBufferDelivered() {
+        bufferEnds.add(events.size());
+    }
+
+    @Override
+    public void onUndelivered(long events, long buffers) {
+        undelivered.addAndGet(events);
     }
 
     @Override

@@ -43,6 +43,9 @@ abstract class AbstractEventStream implements EventStream {
     volatile long dropped;
     volatile long lostBySession;
     final AtomicLong discarded = new AtomicLong();
+    volatile long undeliveredAtClose;
+    /** Events the backend counted in the session's buffers when the stream's consumer closed (delivery thread). */
+    volatile long undeliveredBySource;
 
     AbstractEventStream(String description, StreamOptions options, RecordDecoding decoding) {
         this.description = description;
@@ -168,7 +171,8 @@ abstract class AbstractEventStream implements EventStream {
 
     @Override
     public EventStreamStatistics statistics() {
-        return new EventStreamStatistics(received, dispatched, dropped, discarded.get(), lostBySession, handlers.failures());
+        return new EventStreamStatistics(received, dispatched, dropped, discarded.get(), lostBySession, handlers.failures(),
+                undeliveredAtClose);
     }
 
     @Override
@@ -211,8 +215,28 @@ abstract class AbstractEventStream implements EventStream {
             state = State.DONE;
             closeCalled = true;
         }
+        reportUndelivered();
         handlers.runCloseActions();
         terminated.countDown();
+    }
+
+    /**
+     * Issue 24, item 4: a stream closed while its session still held events (the natural try-with-resources order,
+     * stream inside session) never receives them. They are counted (records that arrived after close, and what the
+     * backend counted in the session's buffers), reported to onLost and logged once, naming the order that
+     * delivers them.
+     */
+    private void reportUndelivered() {
+        long events = discarded.get() + undeliveredBySource;
+        if (events == 0) {
+            return;
+        }
+        undeliveredAtClose = events;
+        fireLost(new LostEvents(LostEvents.Source.UNDELIVERED_AT_CLOSE, events, 0));
+        LOG.log(System.Logger.Level.WARNING, "the event stream over " + description + " was closed with " + events
+                + " event(s) still pending in the session: they are not delivered. Stop the session first"
+                + " (TraceSession.close() flushes; the stream then ends by itself with every event) or flush it"
+                + " before closing the stream");
     }
 
     /** Counts a record the source delivered; false (and counted as discarded) when the stream is closing. */

@@ -50,6 +50,11 @@ final class DirectSessionStream extends AbstractEventStream {
         }
 
         @Override
+        public void onUndelivered(long events, long buffers) {
+            undeliveredBySource += events; // reported with the discarded ones when the stream finishes
+        }
+
+        @Override
         public void onError(Throwable error) {
             fireError(error);
         }

@@ -13,7 +13,11 @@ package org.etw4j.consumer;
  * @param discardedAtClose records still queued, or being queued, when the stream was closed
  * @param lostBySession    events the session reported lost (live), or the files' EventsLost (file streams)
  * @param handlerErrors    exceptions thrown by handlers (each also passed to {@code onError})
+ * @param undeliveredAtClose events a live stream will never receive because it was closed while its session still
+ *                         held them ({@code discardedAtClose} plus what the backend counted in the session's
+ *                         buffers), reported to {@code onLost} as {@link LostEvents.Source#UNDELIVERED_AT_CLOSE};
+ *                         0 when the session ended first
  */
 public record EventStreamStatistics(long received, long dispatched, long droppedByStream, long discardedAtClose,
-                                    long lostBySession, long handlerErrors) {
+                                    long lostBySession, long handlerErrors, long undeliveredAtClose) {
 }

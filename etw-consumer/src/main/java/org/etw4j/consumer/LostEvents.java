@@ -19,6 +19,13 @@ public record LostEvents(Source source, long events, long buffers) {
          */
         SESSION,
         /** The stream's own bounded queue dropped them ({@link Backpressure#DROP_NEWEST}). */
-        STREAM_QUEUE
+        STREAM_QUEUE,
+        /**
+         * The stream was closed while its session still held events for it: in the session's buffers (ETW had not
+         * delivered them to the stream's consumer, counted by the backend where it can count them) or delivered
+         * after the close (counted by the stream). Stop the session first ({@code TraceSession.close()} flushes,
+         * and the stream then ends by itself with every event), or flush it, before closing the stream.
+         */
+        UNDELIVERED_AT_CLOSE
     }
 }

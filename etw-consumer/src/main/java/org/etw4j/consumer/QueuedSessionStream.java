@@ -173,6 +173,11 @@ final class QueuedSessionStream extends AbstractEventStream {
         }
 
         @Override
+        public void onUndelivered(long events, long buffers) {
+            undeliveredBySource += events; // reported with the discarded ones when the stream finishes
+        }
+
+        @Override
         public void onError(Throwable error) {
             pendingErrors.add(error);
         }

@@ -436,7 +436,12 @@ public final class CapturedEvents implements AutoCloseable {
         return closed;
     }
 
-    /** Stops the stream and the session; idempotent. Events captured stay readable. */
+    /**
+     * Stops the session, then the stream; idempotent. Events captured stay readable. The session goes first: it
+     * flushes, so the stream receives every event and ends by itself (issue 24, item 4: closing the stream first
+     * leaves the session's last buffer undelivered); a session this capture does not own keeps running, and the
+     * stream is then closed at once.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -459,14 +464,18 @@ public final class CapturedEvents implements AutoCloseable {
             return;
         }
         try {
-            stream.close();
-        } finally {
             session.close();
+        } finally {
+            if (!session.isOwned()) {
+                stream.close();
+            }
         }
         try {
             stream.awaitTermination(DEFAULT_TIMEOUT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            stream.close();
         }
     }
 

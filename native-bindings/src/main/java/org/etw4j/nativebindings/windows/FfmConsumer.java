@@ -121,7 +121,10 @@ final class FfmConsumer implements TraceConsumer {
         }
     }
 
-    /** The buffer upcall: TRUE to go on, FALSE (after close) to make ProcessTrace return. Never throws. */
+    /**
+     * The buffer upcall: TRUE to go on (after close too: CloseTrace's pending close ends ProcessTrace once the
+     * buffers it holds are processed; FALSE here would drop them uncounted). Never throws.
+     */
     private static int bufferUpcall(MemorySegment logfile) {
         try {
             MemorySegment l = logfile.reinterpret(_EVENT_TRACE_LOGFILEW.layout().byteSize());
@@ -134,9 +137,10 @@ final class FfmConsumer implements TraceConsumer {
     }
 
     private void onRecord(MemorySegment eventRecord) {
-        if (closing) {
-            return;
-        }
+        // After CloseTrace, records still arrive until ProcessTrace returns (MS Learn, CloseTrace function,
+        // ERROR_CTX_CLOSE_PENDING: it "will stop after it has processed all real-time events in its buffers"):
+        // they go to the sink, which counts what it no longer wants (issue 21, item 8; before, they were
+        // dropped here without a count).
         view.attach(eventRecord);
         try {
             if (view.providerIdMsb() == LOST_EVENT_GUID.mostSignificantBits()
@@ -164,10 +168,11 @@ final class FfmConsumer implements TraceConsumer {
                 eventsLostSeen = lost;
                 sink.onLost(delta, 0);
             }
+            sink.onBufferDelivered(); // ETW calls the BufferCallback after each buffer's events (MS Learn)
         } catch (Throwable t) {
             handOver(t);
         }
-        return closing ? 0 : 1;
+        return 1;
     }
 
     /** A sink method threw: tell the sink; if that throws too, keep it for the report after ProcessTrace. */
@@ -223,7 +228,7 @@ final class FfmConsumer implements TraceConsumer {
             closed = true;
             closing = true;
         }
-        REGISTRY.remove(id); // callbacks still in flight find nothing: ignored
+        // The registry entry stays until release(): callbacks of the buffers ProcessTrace still processes find it.
         int status = EtwNative.CloseTrace(traceHandle);
         synchronized (lock) {
             if (!processing) {

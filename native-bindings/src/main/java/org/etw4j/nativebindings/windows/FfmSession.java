@@ -261,6 +261,11 @@ final class FfmSession implements SessionControl {
                 markStopped(null);
                 return;
             }
+            // FLUSH, then STOP: every buffered event reaches the log file and the real-time consumers before they
+            // end (MS Learn, FlushTrace function: a session delivers events "when the buffer is full, the session's
+            // FlushTimer expires, or the session is closed"; the explicit FLUSH makes it independent of how STOP
+            // treats partly filled buffers). A failed FLUSH does not prevent the STOP. Issue 24, item 4.
+            control(EtwNative.EVENT_TRACE_CONTROL_FLUSH(), null);
             SessionStatistics[] out = new SessionStatistics[1];
             int status;
             try {

@@ -100,6 +100,13 @@ class RealEtwTest {
         }
     }
 
+    /** A provider registered for the session {@code sessionName}, closed after the test. */
+    private EtwProvider provider(String sessionName) {
+        EtwProvider p = EtwProvider.builder(sessionName + "-provider").backend(backend).register();
+        cleanup.add(p);
+        return p;
+    }
+
     private Thread process(TraceConsumer c) {
         Thread t = new Thread(c::process, "real-etw-consumer");
         t.setDaemon(true);
@@ -199,6 +206,117 @@ class RealEtwTest {
                 () -> backend.startSession(c));
         assertEquals(Win32Error.ERROR_ALREADY_EXISTS, again.error());
         s.stop();
+    }
+
+    @Test
+    void stoppingTheSessionDeliversTheUnflushedBufferToAnOpenConsumer() throws Exception {
+        // Issue 24, item 4: what the simulator and stand-in model (BackendContractTest
+        // stoppingASessionDeliversEveryBufferedEventToItsOpenConsumersBeforeTheyEnd), on real ETW: a long flush timer,
+        // no explicit flush, and the session's stop (FLUSH then STOP) delivers the events before ProcessTrace returns.
+        SessionControl s = start(SessionConfig.realTime(PREFIX + UUID.randomUUID()).flushTimer(Duration.ofSeconds(60)).build());
+        String name = s.name();
+        EtwProvider p = provider(name);
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id())) {
+                ids.add(r.id());
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(0, p.write(EventDescriptor.of(i, Level.INFORMATIONAL, 0x1), new EventData()));
+        }
+        s.stop();
+        t.join(WAIT.toMillis());
+        assertFalse(t.isAlive(), "ProcessTrace returned when the session stopped");
+        assertEquals(List.of(1, 2, 3), ids.stream().sorted().toList(), "every event, none left in the session's buffers");
+    }
+
+    @Test
+    void theBufferCallbackComesAfterEveryDeliveredBuffer() throws Exception {
+        // Issue 21, item 8 (2): MS Learn, PEVENT_TRACE_BUFFER_CALLBACKW, "ETW calls this function after the events
+        // for each buffer are delivered"; the stand-in models it (BackendContractTest
+        // theBufferCallbackFollowsEveryDeliveredBuffer). Here: at least one callback per flush that carried an event,
+        // and each one after that event's record.
+        SessionControl s = start(SessionConfig.realTime(PREFIX + UUID.randomUUID()).flushTimer(Duration.ofSeconds(60)).build());
+        String name = s.name();
+        EtwProvider p = provider(name);
+        java.util.concurrent.atomic.AtomicInteger records = new java.util.concurrent.atomic.AtomicInteger();
+        List<Integer> bufferEnds = new CopyOnWriteArrayList<>();
+        TraceConsumer c = backend.openRealTime(name, new org.etw4j.spi.RecordSink() {
+            @Override
+            public void onRecord(RawEventRecord r) {
+                if (r.providerId().equals(p.id())) {
+                    records.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void onBufferDelivered() {
+                bufferEnds.add(records.get());
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(0, p.write(EventDescriptor.of(i, Level.INFORMATIONAL, 0x1), new EventData()));
+            s.flush();
+            long end = System.nanoTime() + WAIT.toNanos();
+            int want = i;
+            while (bufferEnds.stream().noneMatch(n -> n >= want) && System.nanoTime() < end) {
+                Thread.sleep(10);
+            }
+            assertTrue(bufferEnds.stream().anyMatch(n -> n >= want), "a BufferCallback after event " + i + ": " + bufferEnds);
+        }
+        s.stop();
+        t.join(WAIT.toMillis());
+    }
+
+    @Test
+    void aConsumerClosedWhileProcessingStillDeliversTheBuffersItHolds() throws Exception {
+        // Issue 21, item 8 (3): MS Learn, CloseTrace, ERROR_CTX_CLOSE_PENDING: "The ProcessTrace function will stop
+        // after it has processed all real-time events in its buffers (it will not receive any new events)". The
+        // delivery thread is held in the header event's callback while three flushed events wait; CloseTrace from
+        // this thread; then the callback returns. Modelled by BackendContractTest
+        // aConsumerClosedWhileProcessingStillGetsTheBuffersHandedToItButNoNewOnes. Which buffers count as "its
+        // buffers" while the callback is held is Windows' to say: this test records it.
+        SessionControl s = start(SessionConfig.realTime(PREFIX + UUID.randomUUID()).flushTimer(Duration.ofSeconds(60)).build());
+        String name = s.name();
+        EtwProvider p = provider(name);
+        CountDownLatch inHeader = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        TraceConsumer c = backend.openRealTime(name, r -> {
+            if (r.providerId().equals(p.id())) {
+                ids.add(r.id());
+            } else if (inHeader.getCount() > 0) {
+                inHeader.countDown();
+                try {
+                    release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        cleanup.add(c);
+        Thread t = process(c);
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+        assertTrue(inHeader.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the header event arrived");
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(0, p.write(EventDescriptor.of(i, Level.INFORMATIONAL, 0x1), new EventData()));
+        }
+        s.flush();
+        Thread.sleep(500); // let ETW hand the flushed buffer to this consumer
+        c.close();
+        assertEquals(0, p.write(EventDescriptor.of(4, Level.INFORMATIONAL, 0x1), new EventData()));
+        s.flush();
+        release.countDown();
+        t.join(WAIT.toMillis());
+        assertFalse(t.isAlive(), "ProcessTrace returned after CloseTrace");
+        assertEquals(List.of(1, 2, 3), ids, "the events ETW had delivered before the close, none after");
     }
 
     @Test

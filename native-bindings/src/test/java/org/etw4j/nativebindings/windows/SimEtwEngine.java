@@ -120,6 +120,7 @@ final class SimEtwEngine {
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final List<Long> enableTimeouts = new CopyOnWriteArrayList<>();
     private final AtomicLong closePending = new AtomicLong();
+    private final AtomicLong bufferCallbacks = new AtomicLong();
     private final Map<String, ConcurrentLinkedQueue<Integer>> injected = new ConcurrentHashMap<>();
     private final AtomicLong lastHandle = new AtomicLong(0x1000);
     private final Map<Long, EngineProvider> providers = new ConcurrentHashMap<>();
@@ -246,6 +247,11 @@ final class SimEtwEngine {
      */
     void providerCallbackTakes(Duration d) {
         slowestCallback = d;
+    }
+
+    /** BufferCallback calls made after a delivered buffer so far (all consumers). */
+    long bufferCallbacks() {
+        return bufferCallbacks.get();
     }
 
     /** CloseTrace calls answered ERROR_CTX_CLOSE_PENDING (ProcessTrace was running) so far. */
@@ -671,6 +677,10 @@ final class SimEtwEngine {
                 return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
             }
             EnableParameters p = decodeParameters(Byte.toUnsignedInt(level), any, all, parameters, s.guid());
+            long wait = Integer.toUnsignedLong(timeout);
+            if (wait != 0) { // the simulator waits for its notification thread as EnableTraceEx2 waits for callbacks
+                p = p.withCallbackWait(wait == INFINITE ? EnableParameters.MAX_CALLBACK_WAIT : Duration.ofMillis(wait));
+            }
             if (code == EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER()) {
                 s.control().enableProvider(provider, p);
             } else if (code == EtwNative.EVENT_CONTROL_CODE_CAPTURE_STATE()) {
@@ -770,7 +780,8 @@ final class SimEtwEngine {
         final MemorySegment logfile; // the engine's copy, handed to the BufferCallback as ETW does
         final Arena memory = Arena.ofAuto();
         volatile TraceConsumer sim;
-        volatile boolean stopRequested;
+        volatile boolean stopRequested; // the BufferCallback returned FALSE: ProcessTrace stops at once
+        volatile boolean closeRequested; // CloseTrace: ProcessTrace stops once the buffers it holds are processed
         volatile boolean processing;
         private MemorySegment buffer = MemorySegment.NULL;
         private long eventsLost;
@@ -799,9 +810,27 @@ final class SimEtwEngine {
 
         @Override
         public void onLost(long events, long buffers) {
+            eventsLost += events;
+            _EVENT_TRACE_LOGFILEW.EventsLost(logfile, (int) eventsLost);
+            callBufferCallback(); // the count is seen at once (losses after the last buffer have no buffer to follow)
+        }
+
+        /**
+         * MS Learn, PEVENT_TRACE_BUFFER_CALLBACKW: "ETW calls this function after the events for each buffer are
+         * delivered". Before issue 21, item 8, the stand-in called it only on losses.
+         */
+        @Override
+        public void onBufferDelivered() {
+            bufferCallbacks.incrementAndGet();
+            callBufferCallback();
+        }
+
+        /** Calls the native BufferCallback; FALSE ends ProcessTrace ("Returning FALSE will terminate the ProcessTrace function"). */
+        private void callBufferCallback() {
+            if (stopRequested) {
+                return;
+            }
             try {
-                eventsLost += events;
-                _EVENT_TRACE_LOGFILEW.EventsLost(logfile, (int) eventsLost);
                 int goOn = (int) standIn.invokeBufferCallback.invokeExact(bufferCallback, logfile);
                 if (goOn == 0) {
                     stopRequested = true;
@@ -921,7 +950,7 @@ final class SimEtwEngine {
             } finally {
                 c.processing = false;
             }
-            return c.stopRequested ? Win32Errors.ERROR_CANCELLED : 0;
+            return c.stopRequested || c.closeRequested ? Win32Errors.ERROR_CANCELLED : 0;
         } catch (Throwable t) {
             return failure(t);
         }
@@ -933,14 +962,13 @@ final class SimEtwEngine {
             if (c == null) {
                 return Win32Errors.ERROR_INVALID_HANDLE;
             }
-            c.stopRequested = true;
+            c.closeRequested = true;
             boolean pending = c.processing;
             c.sim.close();
             // MS Learn, CloseTrace: ERROR_CTX_CLOSE_PENDING when ProcessTrace runs: "The call was successful. The
             // ProcessTrace function will stop after it has processed all real-time events in its buffers (it will
-            // not receive any new events)". Modelled: the status. Not modelled: the delivery of those buffered
-            // events after the close (the simulated consumer stops at once; etw4j's consumers ignore records
-            // after close() either way).
+            // not receive any new events)". Modelled: the status, and the delivery of the buffers already handed
+            // to the consumer (the simulated consumer delivers them, then ends; issue 21, item 8).
             if (pending) {
                 closePending.incrementAndGet();
             }

@@ -13,7 +13,8 @@ import org.etw4j.sim.SimulatedBackend;
  */
 final class StandInMachine {
     private final SimEtwEngine engine = SimEtwEngine.install();
-    private final SimulatedBackend machine = new SimulatedBackend();
+    // Enable callbacks on a notification thread, EnableTraceEx2 returning at once unless it waits (issue 21, item 8)
+    private final SimulatedBackend machine = SimulatedBackend.withNotificationThread();
     final WindowsBackend backend;
 
     StandInMachine() {
