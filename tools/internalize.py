@@ -12,7 +12,7 @@ It only does what a careful hand would do mechanically, so that the result can b
   3. for a moved class, adds the imports that the move makes necessary (its old package-mates it names by simple
      name, and the old package's files that name it by simple name);
   4. drops a `package-info.java` of a package merged into another (the target's own package-info is hand-written),
-     and duplicate `exports` lines a merge leaves in a module-info.
+     duplicate `exports` lines a merge leaves in a module-info, and imports of a file's own package.
 
 Nothing else: visibility changes, package-info texts, module-info export lists and new public accessors are
 hand-written, in other commits. Running it twice changes nothing the second time.
@@ -180,6 +180,14 @@ def fix_imports(files_after):
                     open(f, "w", encoding="utf-8").write(out)
 
 
+def drop_own_package_imports(text):
+    """A merge makes some imports name the file's own package: redundant, so dropped."""
+    p = PACKAGE_LINE.search(text)
+    if not p:
+        return text
+    return re.sub(r"(?m)^import\s+" + re.escape(p.group(1)) + r"\.[A-Z]\w*\s*;\n", "", text)
+
+
 def dedupe_exports(text):
     seen, out = set(), []
     for line in text.splitlines(keepends=True):
@@ -221,6 +229,8 @@ def main():
         out = rename_for(text)
         if f.endswith("module-info.java"):
             out = dedupe_exports(out)
+        elif f.endswith(".java") and out != text:
+            out = drop_own_package_imports(out)
         if out != text:
             open(f, "w", encoding="utf-8").write(out)
             changed += 1
