@@ -8,19 +8,16 @@ module org.etw4j.consumer {
     requires java.xml;
 
     exports org.etw4j.consumer.etl;
-    exports org.etw4j.consumer.json;
-    // The one text/JSON Lines/CSV rendering of events (etw dump, etw live).
     exports org.etw4j.consumer.output;
+    // The one text/JSON Lines/CSV rendering of events (etw dump, etw live).
     // Streams and the events they deliver.
     exports org.etw4j.consumer;
     // EventRecord's decoded access returns org.etw4j.consumer.decode types.
     exports org.etw4j.consumer.decode;
-    exports org.etw4j.consumer.writer;
-    exports org.etw4j.consumer.relog;
     // The trace model: processes, threads, images, stacks, CPU profiles.
     exports org.etw4j.consumer.model;
     // Not application API: the CLI's formatters read EventRecord's backend form and decoded view through it.
     exports org.etw4j.consumer.internal to org.etw4j.cli;
 
-    provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.writer.EtlLogFileSinkFactory;
+    provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.internal.EtlLogFileSinkFactory;
 }

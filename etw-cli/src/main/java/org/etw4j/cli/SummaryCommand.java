@@ -14,7 +14,7 @@ import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlSummary;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

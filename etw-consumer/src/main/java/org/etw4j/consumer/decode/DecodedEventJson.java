@@ -2,7 +2,7 @@ package org.etw4j.consumer.decode;
 
 import java.util.List;
 import java.util.function.Consumer;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 
 /**
  * The JSON form of a decoded event (stateless, thread-safe, nothing to close), one object per event (suitable

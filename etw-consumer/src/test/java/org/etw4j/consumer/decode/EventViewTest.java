@@ -26,7 +26,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
