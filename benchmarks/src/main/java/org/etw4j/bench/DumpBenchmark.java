@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.cli.EtwCommand;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -75,9 +75,9 @@ public class DumpBenchmark {
         }
         EventDecoder decoder = new EventDecoder(registry);
         try (EtlFile etl = EtlFile.open(Corpus.file(file))) {
-            FilePass pass = FilePass.over(List.of(etl));
+            EtlCursor pass = etl.cursor();
             while (pass.advance()) {
-                bh.consume(decoder.decode(pass.record()));
+                bh.consume(decoder.decode(pass.event()));
             }
         }
     }

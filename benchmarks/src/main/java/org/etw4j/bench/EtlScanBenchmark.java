@@ -1,14 +1,13 @@
 package org.etw4j.bench;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.internal.FilePass;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -47,13 +46,13 @@ public class EtlScanBenchmark {
     public String file;
 
     private EtlFile etl;
-    private FilePass cursor;
+    private EtlCursor cursor;
     private final EventDecoder decoder = new EventDecoder();
 
     @Setup
     public void open() throws IOException {
         etl = EtlFile.open(Corpus.file(file));
-        cursor = FilePass.over(List.of(etl));
+        cursor = etl.cursor();
     }
 
     @TearDown
@@ -62,16 +61,16 @@ public class EtlScanBenchmark {
     }
 
     private EtlRecordView nextView() {
-        return advance().view();
-    }
-
-    private EtlRecordEvent next() {
         return advance().record();
     }
 
-    private FilePass advance() {
+    private EtlRecordEvent next() {
+        return advance().event();
+    }
+
+    private EtlCursor advance() {
         if (!cursor.advance()) {
-            cursor = FilePass.over(List.of(etl));
+            cursor = etl.cursor();
             cursor.advance();
         }
         return cursor;

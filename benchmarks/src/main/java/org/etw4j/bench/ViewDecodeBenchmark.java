@@ -1,15 +1,14 @@
 package org.etw4j.bench;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.internal.FilePass;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -52,7 +51,7 @@ public class ViewDecodeBenchmark {
     public String manifest;
 
     private EtlFile etl;
-    private FilePass cursor;
+    private EtlCursor cursor;
     private EventDecoder decoder;
     private EventView view;
     private final StringBuilder line = new StringBuilder(4096);
@@ -66,7 +65,7 @@ public class ViewDecodeBenchmark {
         decoder = new EventDecoder(registry);
         view = new EventView(decoder);
         etl = EtlFile.open(Corpus.file(file));
-        cursor = FilePass.over(List.of(etl));
+        cursor = etl.cursor();
     }
 
     @TearDown
@@ -76,10 +75,10 @@ public class ViewDecodeBenchmark {
 
     private EtlRecordEvent next() {
         if (!cursor.advance()) {
-            cursor = FilePass.over(List.of(etl));
+            cursor = etl.cursor();
             cursor.advance();
         }
-        return cursor.record();
+        return cursor.event();
     }
 
     @Benchmark
@@ -100,10 +99,10 @@ public class ViewDecodeBenchmark {
      */
     @Benchmark
     public long viewDecodeFile(Blackhole bh) {
-        FilePass c = FilePass.over(List.of(etl));
+        EtlCursor c = etl.cursor();
         long n = 0;
         while (c.advance()) {
-            bh.consume(view.decode(c.record()).fieldCount());
+            bh.consume(view.decode(c.event()).fieldCount());
             n++;
         }
         return n;
@@ -112,10 +111,10 @@ public class ViewDecodeBenchmark {
     /** The peer of {@link #viewDecodeFile}: the same pass decoding every record to a {@link DecodedEvent}. */
     @Benchmark
     public long fullDecodeFile(Blackhole bh) {
-        FilePass c = FilePass.over(List.of(etl));
+        EtlCursor c = etl.cursor();
         long n = 0;
         while (c.advance()) {
-            bh.consume(decoder.decode(c.record()));
+            bh.consume(decoder.decode(c.event()));
             n++;
         }
         return n;

@@ -27,14 +27,15 @@ import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.FieldText;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
+import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlWarning;
 import org.etw4j.consumer.etl.EtlWarningListener;
-import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
@@ -70,7 +71,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
 
     private EtlFile file;
     private EtlClock clock;
-    private FilePass cursor;
+    private EtlCursor cursor;
     private EventDecoder decoder;
     private TraceContext context;
     private boolean started;
@@ -131,7 +132,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 finished = true;
                 continue;
             }
-            EtlRecordView view = cursor.view();
+            EtlRecordView view = cursor.record();
             EtlScanCounters.RECORDS.increment();
             if (row(view)) {
                 return true;
@@ -182,7 +183,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 collecting = false;
                 try {
                     EtlScanCounters.CONTEXT_PASSES.increment();
-                    context = FilePass.learnContext(List.of(file), decoder, true);
+                    context = TraceContext.firstPass(List.of(file), decoder, true);
                 } catch (EtlFormatException e) {
                     collecting = true;
                     stopOn(e);
@@ -192,7 +193,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 }
             }
         }
-        cursor = FilePass.over(file, partition.firstBuffer(), partition.endBuffer(),
+        cursor = file.cursor(EtlOrder.TIME, partition.firstBuffer(), partition.endBuffer(),
                 (index, processor, flush) -> {
                     if (pushdown.hasTimeBounds() && !pushdown.mayHoldMatches(clock.toFileTime(flush), flush == 0)) {
                         return false;
@@ -247,7 +248,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         DecodedEvent e = null;
         boolean needName = !providerNames.isEmpty();
         if (decode || needName) {
-            EtlRecordEvent r = cursor.record();
+            EtlRecordEvent r = cursor.event();
             if (decoder == null) {
                 decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
             }

@@ -1,5 +1,8 @@
 package org.etw4j.consumer.decode;
 
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.internal.EventRecordAccess;
+
 /**
  * The one-line text form of a decoded event, in the style of TraceEvent's event dumps:
  * {@code Provider/Task/Opcode name=value; name=value; ...}.
@@ -17,6 +20,11 @@ public final class DecodedEventText {
         StringBuilder sb = new StringBuilder(128);
         appendTo(sb, e);
         return sb.toString();
+    }
+
+    /** {@code e}'s decoded value as one line (the record is decoded on first use, then keeps its value). */
+    public static String format(EventRecord e) {
+        return format(EventRecordAccess.decoded(e));
     }
 
     /** Appends the event's line to {@code sb}. */
