@@ -35,6 +35,8 @@ PACKAGE_MOVES = [
 CLASS_MOVES = [
     # A ServiceLoader provider, not application API: `provides` works from an unexported package.
     ("org.etw4j.consumer.writer.EtlLogFileSinkFactory", "org.etw4j.consumer.internal"),
+    # Progress arithmetic of the one file pass (FilePass) and the trace model's passes; no application names it.
+    ("org.etw4j.consumer.etl.ReadFraction", "org.etw4j.consumer.internal"),
 ]
 
 TEXT_SUFFIXES = (".java", ".md", ".sh", ".py", ".txt", ".properties", ".xml", ".cmd", ".html", ".js", ".yml")
