@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.cli.EtwCommand;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,6 +40,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 5, time = 3)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx1g"})
 public class DumpBenchmark {
+
+    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
+    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     @Param({"perfview__net.4.5.2.x64.etl", "airbus__ShutdownPerfDiagLogger.etl"})
     public String file;
@@ -75,9 +79,9 @@ public class DumpBenchmark {
         }
         EventDecoder decoder = new EventDecoder(registry);
         try (EtlFile etl = EtlFile.open(Corpus.file(file))) {
-            FilePass pass = FilePass.over(List.of(etl));
+            EtlCursor pass = etl.cursor();
             while (pass.advance()) {
-                bh.consume(decoder.decode(pass.record()));
+                bh.consume(decoder.decode(adapter.of(pass.record())));
             }
         }
     }

@@ -1,14 +1,13 @@
 package org.etw4j.bench;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.internal.FilePass;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -42,18 +41,21 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 3, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class EtlScanBenchmark {
 
+    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
+    private final EtlRecordEvent adapter = new EtlRecordEvent();
+
     @Param({"airbus__ShutdownPerfDiagLogger.etl", "perfview__diaghub.diaghub.etl", "perfview__net.4.5.2.x64.etl",
             "krabsetw__powershell.etl", "airbus__AMSITrace.etl"})
     public String file;
 
     private EtlFile etl;
-    private FilePass cursor;
+    private EtlCursor cursor;
     private final EventDecoder decoder = new EventDecoder();
 
     @Setup
     public void open() throws IOException {
         etl = EtlFile.open(Corpus.file(file));
-        cursor = FilePass.over(List.of(etl));
+        cursor = etl.cursor();
     }
 
     @TearDown
@@ -62,16 +64,16 @@ public class EtlScanBenchmark {
     }
 
     private EtlRecordView nextView() {
-        return advance().view();
-    }
-
-    private EtlRecordEvent next() {
         return advance().record();
     }
 
-    private FilePass advance() {
+    private EtlRecordEvent next() {
+        return adapter.of(advance().record());
+    }
+
+    private EtlCursor advance() {
         if (!cursor.advance()) {
-            cursor = FilePass.over(List.of(etl));
+            cursor = etl.cursor();
             cursor.advance();
         }
         return cursor;

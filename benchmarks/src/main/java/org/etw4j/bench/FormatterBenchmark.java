@@ -7,8 +7,9 @@ import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -51,7 +52,8 @@ public class FormatterBenchmark {
     public String manifest;
 
     private EtlFile etl;
-    private FilePass pass;
+    private EtlCursor cursor;
+    private final EtlRecordEvent record = new EtlRecordEvent();
     private EventView view;
     private EventFormatter formatter;
 
@@ -65,7 +67,7 @@ public class FormatterBenchmark {
         formatter = new EventFormatter(EventFormat.valueOf(format.toUpperCase(java.util.Locale.ROOT)),
                 OutputStream.nullOutputStream());
         etl = EtlFile.open(Corpus.file(file));
-        pass = FilePass.over(List.of(etl));
+        cursor = etl.cursor();
     }
 
     @TearDown
@@ -73,26 +75,26 @@ public class FormatterBenchmark {
         etl.close();
     }
 
-    /** Moves the consumer's one read loop on, starting it over at the end of the file. */
-    private FilePass next() {
-        if (!pass.advance()) {
-            pass = FilePass.over(List.of(etl));
-            pass.advance();
+    /** Moves the file's public cursor on (what the read path runs for one file), starting over at the end. */
+    private EtlRecordEvent next() {
+        if (!cursor.advance()) {
+            cursor = etl.cursor();
+            cursor.advance();
         }
-        return pass;
+        return record.of(cursor.record());
     }
 
     @Benchmark
     public void format() {
-        FilePass p = next();
-        formatter.write(p.record(), view.decode(p.record()), p.view().timestampInstant());
+        EtlRecordEvent r = next();
+        formatter.write(r, view.decode(r), cursor.record().timestampInstant());
     }
 
     /** The peer: the same decode and timestamp, nothing written. */
     @Benchmark
     public void decodeOnly(Blackhole bh) {
-        FilePass p = next();
-        bh.consume(view.decode(p.record()).fieldCount());
-        bh.consume(p.view().timestampInstant());
+        EtlRecordEvent r = next();
+        bh.consume(view.decode(r).fieldCount());
+        bh.consume(cursor.record().timestampInstant());
     }
 }

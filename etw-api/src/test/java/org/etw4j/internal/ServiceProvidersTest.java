@@ -66,11 +66,11 @@ class ServiceProvidersTest {
 
     @Test
     void describesTheJvmsOwnMessage() {
-        // the message Java 17 gives for etw-consumer's writer (class file version 66 = Java 22)
-        String message = "org/etw4j/consumer/writer/EtlLogFileSinkFactory has been compiled by a more recent version"
-                + " of the Java Runtime (class file version 66.0), this version of the Java Runtime only recognizes"
+        // the message Java 17 gives for native-bindings' backend (class file version 66 = Java 22)
+        String message = "org/etw4j/nativebindings/windows/WindowsBackendFactory has been compiled by a more recent"
+                + " version of the Java Runtime (class file version 66.0), this version of the Java Runtime only recognizes"
                 + " class file versions up to 61.0";
-        assertEquals("org.etw4j.consumer.writer.EtlLogFileSinkFactory needs Java 22 or newer; this JVM is Java "
+        assertEquals("org.etw4j.nativebindings.windows.WindowsBackendFactory needs Java 22 or newer; this JVM is Java "
                 + Runtime.version().feature(), ServiceProviders.describe(new UnsupportedClassVersionError(message)));
     }
 

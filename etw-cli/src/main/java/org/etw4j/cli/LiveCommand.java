@@ -14,7 +14,6 @@ import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
-import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -145,7 +144,7 @@ final class LiveCommand implements Callable<Integer> {
             if (printed >= max || r.isProvider(EVENT_TRACE_GUID)) {
                 return;
             }
-            output.write(EventRecordAccess.raw(r), EventRecordAccess.decoded(r), r.timestamp());
+            output.write(r);
             if (++printed >= max) {
                 output.flush();
                 signal.stop();

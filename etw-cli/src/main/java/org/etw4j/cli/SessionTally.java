@@ -10,9 +10,8 @@ import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.LostEvents;
-import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.SchemaSource;
-import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.output.EventFormatter;
 
 /**
@@ -54,18 +53,18 @@ final class SessionTally {
         if (r.keyword() == 0) {
             keywordZero++;
         }
-        DecodedEvent e = EventRecordAccess.decoded(r);
-        if (e.source() == SchemaSource.NONE || e.hasFieldErrors()) {
+        SchemaSource source = r.schemaSource();
+        if (source == SchemaSource.NONE || r.getFields().stream().anyMatch(EventField::hasError)) {
             undecoded++;
         }
-        String name = e.eventName() + opcodeSuffix(e.source(), r.opcode());
+        String name = r.eventName() + opcodeSuffix(source, r.opcode());
         DemoKind kind = DemoKind.byDisplayName(name);
         if (kind == null) {
             otherKinds.merge(name, 1L, Long::sum);
             return;
         }
         byKind.merge(kind, 1L, Long::sum);
-        samples.computeIfAbsent(kind, k -> sample(k, r, e));
+        samples.computeIfAbsent(kind, k -> sample(k, r));
     }
 
     /** TraceLogging events are named by their schema only; start/stop are told apart by the opcode. */
@@ -89,11 +88,11 @@ final class SessionTally {
     record Sample(String header, String text) {
     }
 
-    private static Sample sample(DemoKind kind, EventRecord r, DecodedEvent e) {
+    private static Sample sample(DemoKind kind, EventRecord r) {
         Guid act = r.activityId();
         return new Sample(kind.displayName() + ": level " + r.level() + ", keyword 0x" + Long.toHexString(r.keyword())
                 + ", tid " + r.threadId() + ", activity " + (act.isNull() ? "none" : act.toString()),
-                EventFormatter.text(e));
+                r.providerName() + "/" + r.eventName() + EventFormatter.fieldsText(r));
     }
 
     /** Handler for loss reports (session or stream queue). */

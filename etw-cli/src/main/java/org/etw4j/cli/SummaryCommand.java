@@ -14,8 +14,8 @@ import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlSummary;
-import org.etw4j.consumer.internal.FilePass;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -170,11 +170,14 @@ final class SummaryCommand implements Callable<Integer> {
     static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder, EtlSummary.Counter summary) {
         UndecodedEvents u = new UndecodedEvents();
         DecodedKinds decoded = new DecodedKinds();
-        FilePass pass = FilePass.over(List.of(file));
+        // the file's own cursor (file order: the counts and the listing do not depend on order), adapted as the
+        // read path adapts every record
+        EtlCursor cursor = file.cursor();
+        EtlRecordEvent record = new EtlRecordEvent();
         EventView event = new EventView(decoder);
-        while (pass.advance()) {
-            summary.add(pass.view());
-            EtlRecordEvent r = pass.record();
+        while (cursor.advance()) {
+            summary.add(cursor.record());
+            EtlRecordEvent r = record.of(cursor.record());
             if (decoded.contains(r)) {
                 continue;
             }

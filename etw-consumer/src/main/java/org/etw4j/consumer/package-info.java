@@ -1,6 +1,24 @@
 /**
- * Event streams in the manner of JDK Flight Recorder's {@code jdk.jfr.consumer}: {@link org.etw4j.consumer.EventStream}
- * (live real-time sessions or .etl files) delivering {@link org.etw4j.consumer.EventRecord}s (header facts, extended
- * data, raw payload, decoded fields), with a declared back-pressure policy and loss accounting.
+ * Reading ETW events, in the manner of JDK Flight Recorder's {@code jdk.jfr.consumer}: a pull reader over .etl
+ * files, push streams over files and live sessions, and the one event type they deliver.
+ *
+ * <p>Entry points: {@link org.etw4j.consumer.TraceFile#open(ReadSettings, java.nio.file.Path...)} reads files one
+ * event at a time ({@code hasMoreEvents()}, {@code readEvent()}), as {@code jdk.jfr.consumer.RecordingFile} does;
+ * {@link org.etw4j.consumer.EventStream#openFiles(ReadSettings, java.nio.file.Path...)} and
+ * {@link org.etw4j.consumer.EventStream#openSession(String)} dispatch events to handlers, as
+ * {@code jdk.jfr.consumer.EventStream} does. {@link org.etw4j.consumer.ReadSettings} says how files are read
+ * (manifests, providers, time range, trace context, reuse); {@link org.etw4j.consumer.StreamOptions} how a live
+ * stream hands events over ({@link org.etw4j.consumer.Backpressure}, losses as {@link org.etw4j.consumer.LostEvents}).
+ * Both read through the same pipeline as {@code etw dump}, so they decode and attribute events alike.
+ *
+ * <p>Threading: a {@code TraceFile} is read by one thread; an {@code EventStream} is thread-safe and runs all its
+ * handlers on one thread, one event at a time. Settings, options and statistics are immutable values.
+ *
+ * <p>Reuse: an {@link org.etw4j.consumer.EventRecord} is valid until the next event of its reader or stream (with
+ * reuse on, the default, the same object is re-pointed at each event, as JFR's {@code setReuse(true)}); its
+ * {@code copy()} is an independent value to keep.
+ *
+ * <p>Close: {@code TraceFile.close()} and {@code EventStream.close()} are idempotent and release the mapped files or
+ * the session consumer; events read from them are invalid afterwards, copies stay valid.
  */
 package org.etw4j.consumer;

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.etl.EtlSummary;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.model.CpuProfile;
 import org.etw4j.consumer.model.StackFrame;
 

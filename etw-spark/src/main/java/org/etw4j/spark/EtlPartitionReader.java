@@ -25,14 +25,15 @@ import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
+import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
+import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlWarning;
 import org.etw4j.consumer.etl.EtlWarningListener;
-import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderLayout;
 
@@ -69,7 +70,9 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
 
     private EtlFile file;
     private EtlClock clock;
-    private FilePass cursor;
+    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
+    private final EtlRecordEvent adapter = new EtlRecordEvent();
+    private EtlCursor cursor;
     private EventDecoder decoder;
     private TraceContext context;
     private boolean started;
@@ -130,7 +133,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 finished = true;
                 continue;
             }
-            EtlRecordView view = cursor.view();
+            EtlRecordView view = cursor.record();
             EtlScanCounters.RECORDS.increment();
             if (row(view)) {
                 return true;
@@ -181,7 +184,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 collecting = false;
                 try {
                     EtlScanCounters.CONTEXT_PASSES.increment();
-                    context = FilePass.learnContext(List.of(file), decoder, true);
+                    context = TraceContext.firstPass(List.of(file), decoder, true);
                 } catch (EtlFormatException e) {
                     collecting = true;
                     stopOn(e);
@@ -191,7 +194,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 }
             }
         }
-        cursor = FilePass.over(file, partition.firstBuffer(), partition.endBuffer(),
+        cursor = file.cursor(EtlOrder.TIME, partition.firstBuffer(), partition.endBuffer(),
                 (index, processor, flush) -> {
                     if (pushdown.hasTimeBounds() && !pushdown.mayHoldMatches(clock.toFileTime(flush), flush == 0)) {
                         return false;
@@ -246,7 +249,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         DecodedEvent e = null;
         boolean needName = !providerNames.isEmpty();
         if (decode || needName) {
-            EtlRecordEvent r = cursor.record();
+            EtlRecordEvent r = adapter.of(cursor.record());
             if (decoder == null) {
                 decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
             }

@@ -17,7 +17,7 @@ import java.util.Objects;
  *                 that gained a trailing field within one version, e.g. Thread_V3's thread name on Windows 10);
  *                 an absent optional field is left out of the result rather than reported as an error
  */
-public record DataSpec(String name, InType inType, OutType outType, String mapName, SizeRule length, SizeRule count,
+record DataSpec(String name, InType inType, OutType outType, String mapName, SizeRule length, SizeRule count,
                        boolean optional) implements FieldSpec {
 
     /** A required field. */

@@ -54,7 +54,7 @@ public final class DecodedEvent {
      * @param undecoded    user-data bytes no field covered (after the last field; the whole payload when there is
      *                     no schema); empty (or {@code null}) when all were used
      * @param notes        event-level remarks, empty when none
-     * @param message      the schema's localized message formatted with the fields ({@link EventMessage}), or
+     * @param message      the schema's localized message formatted with the fields ({@code EventMessage}), or
      *                     {@code null} when the schema has none
      */
     public DecodedEvent(Guid providerId, String providerName, String eventName, String taskName,
@@ -193,7 +193,7 @@ public final class DecodedEvent {
     }
 
     /**
-     * The schema's localized message formatted with the fields ({@link EventMessage}), or {@code null} when the
+     * The schema's localized message formatted with the fields ({@code EventMessage}), or {@code null} when the
      * schema has none. Formatted on first call for decoded events.
      */
     public String message() {

@@ -2,7 +2,7 @@ package org.etw4j.consumer.decode;
 
 import java.util.List;
 import java.util.function.Consumer;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 
 /**
  * The JSON value rule of decoded fields, shared by every JSON form of an event (the formatter's JSON Lines and typed

@@ -12,7 +12,7 @@ import java.util.List;
  * order"). Values print as in the text form ({@code EventFormatter}'s text rule); an insert past the last field prints
  * as-is.
  */
-public final class EventMessage {
+final class EventMessage {
     private EventMessage() {
     }
 

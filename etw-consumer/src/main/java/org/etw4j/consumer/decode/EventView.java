@@ -905,7 +905,7 @@ public final class EventView {
      * place, not a string, a label, a surrogate or non-ASCII 8-bit text: the caller then writes
      * {@link #appendText}'s characters).
      */
-    public boolean writeUtf8(int i, org.etw4j.consumer.json.Utf8Buffer out, boolean json) {
+    public boolean writeUtf8(int i, org.etw4j.consumer.output.Utf8Buffer out, boolean json) {
         if (fallback != null || kind[check(i)] != K_STRING || elementSize[i] != -1 || mapOf[i] != null) {
             return false;
         }
@@ -961,7 +961,7 @@ public final class EventView {
     }
 
     /** Writes the undecoded trailing bytes as lower-case hex into {@code out} ({@link #appendUndecodedHex}). */
-    public void writeUndecodedHex(org.etw4j.consumer.json.Utf8Buffer out) {
+    public void writeUndecodedHex(org.etw4j.consumer.output.Utf8Buffer out) {
         if (fallback != null) {
             if (fallback.undecodedLength() > 0) {
                 byte[] b = fallback.undecoded();
@@ -978,7 +978,7 @@ public final class EventView {
      * Writes in-place field {@code i}'s value (or element {@code j} of an array, {@code j >= 0}) with the JSON
      * rules of {@link DecodedEventJson#writeValue} (texts pass through the view's scratch builder).
      */
-    void writeJson(org.etw4j.consumer.json.JsonWriter w, int i) {
+    void writeJson(org.etw4j.consumer.output.JsonWriter w, int i) {
         check(i);
         StringBuilder tmp = scratch;
         if (elementSize[i] != -1) {
@@ -992,7 +992,7 @@ public final class EventView {
         writeJsonAt(w, i, start[i], tmp);
     }
 
-    private void writeJsonAt(org.etw4j.consumer.json.JsonWriter w, int i, int at, StringBuilder tmp) {
+    private void writeJsonAt(org.etw4j.consumer.output.JsonWriter w, int i, int at, StringBuilder tmp) {
         switch (kind[i]) {
             case K_INT, K_LONG -> {
                 long v = integer(i, at);

@@ -4,7 +4,7 @@ package org.etw4j.consumer.decode;
  * One item of an event template: a data field or a struct of fields.
  * Implementations are immutable values, thread-safe and shareable between decoders.
  */
-public sealed interface FieldSpec permits DataSpec, StructSpec {
+sealed interface FieldSpec permits DataSpec, StructSpec {
 
     /** The field's name as the schema gives it. */
     String name();

@@ -32,7 +32,7 @@ import org.etw4j.format.PrimitiveReader;
  * failed field's size is known, otherwise the remaining fields are reported as not decoded. Nothing throws
  * for bad data.
  */
-public final class PayloadDecoder {
+final class PayloadDecoder {
     /**
      * How many elements of zero bytes an array may have before decoding stops with a field problem: a hostile count
      * (up to 2^32) of elements that consume nothing must not fill the heap (found by etw-fuzz).

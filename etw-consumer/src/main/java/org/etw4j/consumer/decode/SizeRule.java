@@ -9,7 +9,7 @@ package org.etw4j.consumer.decode;
  * @param literal   the fixed number, or -1 when the rule is absent or refers to a field
  * @param fieldName the earlier field holding the number, or {@code null}
  */
-public record SizeRule(int literal, String fieldName) {
+record SizeRule(int literal, String fieldName) {
 
     private static final SizeRule NONE = new SizeRule(-1, null);
     /** {@link #literal()} of {@link #toEnd()}. */

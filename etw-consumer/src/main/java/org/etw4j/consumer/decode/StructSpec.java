@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param members the members, in wire order
  * @param count   the element count, {@link SizeRule#none()} for a single struct
  */
-public record StructSpec(String name, List<FieldSpec> members, SizeRule count) implements FieldSpec {
+record StructSpec(String name, List<FieldSpec> members, SizeRule count) implements FieldSpec {
 
     public StructSpec {
         Objects.requireNonNull(name, "name");

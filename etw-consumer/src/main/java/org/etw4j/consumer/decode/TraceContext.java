@@ -3,6 +3,8 @@ package org.etw4j.consumer.decode;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 
@@ -46,6 +48,20 @@ public final class TraceContext {
     private final FileNameTable files = new FileNameTable();
     /** DiskIO: the process that issued each IRP (from the Init events, which carry the issuing thread). */
     private final TimeHistory<Long, Integer> irpIssuers = new TimeHistory<>();
+
+    /**
+     * The context of a whole trace, learned by a first pass over every record of {@code files} (merged in time
+     * order), as the readers of the consumer learn it: for a reader of part of a trace (a Spark split, a buffer
+     * range of {@link EtlFile#cursor(org.etw4j.consumer.etl.EtlOrder, long, long,
+     * org.etw4j.consumer.etl.EtlBufferFilter)}) that must present its events as a whole-trace read does. With
+     * {@code harvestSchemas} the schemas the trace carries (EventSource manifests, TDH metadata events) are
+     * registered with {@code decoder} too. The files stay open (the caller's); the pass runs on the calling thread.
+     *
+     * @throws org.etw4j.consumer.etl.EtlFormatException with strict files, at the first malformed buffer or record
+     */
+    public static TraceContext firstPass(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas) {
+        return FilePass.learnContext(files, decoder, harvestSchemas);
+    }
 
     /** The volume mapping recorded so far. */
     public VolumeMap volumes() {

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 
 /**
  * How many events of each kind were not decoded, with why: per (provider, event id, opcode, version) of the

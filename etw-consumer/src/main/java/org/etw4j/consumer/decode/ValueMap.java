@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * @param bitMap  whether this is a bit map
  * @param entries value (or mask) to label, the label already resolved through the string table
  */
-public record ValueMap(String name, boolean bitMap, NavigableMap<Long, String> entries) {
+record ValueMap(String name, boolean bitMap, NavigableMap<Long, String> entries) {
 
     public ValueMap {
         Objects.requireNonNull(name, "name");

@@ -20,7 +20,6 @@ import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlRecordCounts;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.ReadFraction;
 import org.etw4j.format.EventHeaderLayout;
 
 /**

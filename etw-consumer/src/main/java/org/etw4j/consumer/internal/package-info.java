@@ -1,6 +1,7 @@
 /**
- * Implementation of the consumer's read pipeline shared by its public entry points and by sibling etw4j modules
- * (the one file pass, {@link org.etw4j.consumer.internal.FilePass}). Not application API: not exported (Spark and
- * the benchmarks reach it on the class path); it changes without notice.
+ * Implementation of the consumer's read pipeline behind its public entry points (the one file pass,
+ * {@link org.etw4j.consumer.internal.FilePass}; the bridge to {@code EventRecord}'s backend form; the .etl
+ * writer's service provider). Not application API: not exported, and no other etw4j module names it (on the class
+ * path, where JPMS does not stop them, {@code InternalPackagesTest} does); it changes without notice.
  */
 package org.etw4j.consumer.internal;

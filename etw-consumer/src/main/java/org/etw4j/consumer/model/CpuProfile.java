@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.etw4j.consumer.decode.ProcessTable;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 
 /**
  * The CPU samples of a trace (kernel PerfInfo/SampleProf, opcode 46), aggregated by process, thread and stack.

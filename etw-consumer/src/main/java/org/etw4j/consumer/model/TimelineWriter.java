@@ -15,8 +15,8 @@ import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.etl.EtlClock;
-import org.etw4j.consumer.json.JsonWriter;
 import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 

@@ -19,7 +19,7 @@ import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.ReadFraction;
+import org.etw4j.consumer.internal.ReadFraction;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;

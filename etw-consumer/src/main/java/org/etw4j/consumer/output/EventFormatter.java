@@ -23,8 +23,6 @@ import org.etw4j.consumer.decode.OutType;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.internal.EventRecordAccess;
-import org.etw4j.consumer.json.JsonWriter;
-import org.etw4j.consumer.json.Utf8Buffer;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 

@@ -3,7 +3,6 @@ package org.etw4j.consumer.output;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import org.etw4j.consumer.json.Utf8Buffer;
 
 /**
  * Writes instants exactly as {@link Instant#toString()} writes them ({@code DateTimeFormatter.ISO_INSTANT}:

@@ -5,7 +5,6 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
 import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.StructValue;
-import org.etw4j.consumer.json.JsonWriter;
 
 /**
  * The typed JSON form of a decoded event ({@link EventFormatter#json(DecodedEvent)}, Spark's {@code fields_json}):

@@ -3,10 +3,21 @@
  * in one of the {@link org.etw4j.consumer.output.EventFormat}s, each with one value rule (described on the
  * formatter). {@code etw dump}, {@code etw live}, {@code EventRecord.toJson/toString}, Spark's {@code fields} and
  * {@code fields_json} columns, etw-junit's failure listings and the timeline's event arguments take event values
- * from it (its static forms: {@code text}, {@code fieldsText}, {@code fieldText}, {@code json}, {@code fieldsJson}).
+ * from it (its static forms: {@code text}, {@code fieldsText}, {@code fieldText}, {@code json}, {@code fieldsJson}); and
+ * the JSON writer it is built on.
  *
- * <p>Entry point: {@code new EventFormatter(format, outputStream)}, then {@code write(record, view, time)} per
- * event and {@code flush()} at the end. A formatter is used by one thread, reused for any number of events, reads
- * each event only during {@code write}, and closes nothing: the caller owns the output.
+ * <p>Entry point: {@code new EventFormatter(format, outputStream)} with an {@link org.etw4j.consumer.output.EventFormat},
+ * then {@link org.etw4j.consumer.output.EventFormatter#write(org.etw4j.consumer.EventRecord)} per event and
+ * {@code flush()} at the end. Each format has one value rule, described on the formatter; {@code etw dump},
+ * {@code etw live} and {@link org.etw4j.consumer.EventRecord#toString()}/{@code toJson()} write through it, so they
+ * agree. {@link org.etw4j.consumer.output.JsonWriter} writes JSON values into UTF-8 bytes (summaries, profiles,
+ * timelines and reports use it for their own envelopes).
+ *
+ * <p>Threading: a formatter or JSON writer is used by one thread.
+ *
+ * <p>Reuse: a formatter is reused for any number of events and reads each event only during {@code write}; it keeps
+ * one output buffer, reused from event to event.
+ *
+ * <p>Close: nothing to close: the caller owns the output stream or writer; {@code flush()} writes what is buffered.
  */
 package org.etw4j.consumer.output;

@@ -132,27 +132,13 @@ class InternalPackagesTest {
     }
 
     /**
-     * The files that still reach into {@code org.etw4j.consumer.internal}, each with why, until the public reading
-     * API gives them what they use (issue 19, item 7): the one file pass ({@code FilePass}) came before a public
-     * buffer-range read for Spark's splits and a public cursor loop for the benchmarks, and the live command's and
-     * the session tally's access to the decoded value came before a public accessor. The list only shrinks: a file
-     * that no longer needs its exception fails the test until it is removed here.
+     * Files allowed to reach into another module's {@code internal} package, each with why. Empty: Spark's splits
+     * read their buffer range through {@code EtlFile.cursor(order, first, end, filter)} and learn the whole trace's
+     * context through {@code TraceContext.firstPass}; the benchmarks and the summary's undecoded listing loop over {@code EtlFile.cursor()}; the live
+     * command formats through {@code EventFormatter.write(EventRecord)} and the session tally reads the record's
+     * own getters. A file added here needs a reason; a file that no longer needs its entry fails the test.
      */
-    private static final Map<String, String> NAMED_EXCEPTIONS = Map.of(
-            "etw-spark/src/main/java/org/etw4j/spark/EtlPartitionReader.java",
-            "reads a split's buffer range through FilePass.over(file, first, end, filter); needs a public range read",
-            "benchmarks/src/main/java/org/etw4j/bench/DumpBenchmark.java", "measures the FilePass loop dump runs",
-            "benchmarks/src/main/java/org/etw4j/bench/ViewDecodeBenchmark.java", "measures decoding over FilePass",
-            "benchmarks/src/main/java/org/etw4j/bench/EtlScanBenchmark.java", "measures the FilePass scan",
-            "benchmarks/src/main/java/org/etw4j/bench/FormatterBenchmark.java",
-            "measures formatting over FilePass beside its decode-only peer (the same loop, nothing written)",
-            "etw-cli/src/main/java/org/etw4j/cli/LiveCommand.java",
-            "formats live events from EventRecordAccess.decoded (a live record has no reused view yet)",
-            "etw-cli/src/main/java/org/etw4j/cli/SessionTally.java",
-            "reads source/hasFieldErrors of the decoded value through EventRecordAccess.decoded",
-            "etw-cli/src/main/java/org/etw4j/cli/SummaryCommand.java",
-            "lists undecoded events in one FilePass over the file it opened for the summary, into a view: "
-                    + "EventRecord has no allocation-free way to say its schema left the payload undecoded");
+    private static final Map<String, String> NAMED_EXCEPTIONS = Map.of();
 
     /** The scan sees the modules that run on the class path, and finds the consumer's own internal package. */
     @Test

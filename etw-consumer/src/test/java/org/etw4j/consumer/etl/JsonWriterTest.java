@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 import org.junit.jupiter.api.Test;
 
-/** The streaming JSON writer (it lives in org.etw4j.consumer.json; tested here, next to its main user). */
+/** The streaming JSON writer (it lives in org.etw4j.consumer.output; tested here, next to its main user). */
 class JsonWriterTest {
 
     @Test

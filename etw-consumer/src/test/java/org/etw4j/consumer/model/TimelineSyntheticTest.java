@@ -10,7 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.KernelSchemas;
-import org.etw4j.consumer.json.JsonWriter;
+import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.spi.RawEventRecord;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.json;
+package org.etw4j.consumer.output;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,8 @@
-package org.etw4j.consumer.etl;
+package org.etw4j.consumer.internal;
 
 import java.util.List;
+import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordView;
 
 /**
  * How far one pass over files merged in time order is: per file, how far the last record's time is through the

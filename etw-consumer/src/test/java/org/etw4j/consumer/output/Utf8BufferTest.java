@@ -1,4 +1,4 @@
-package org.etw4j.consumer.json;
+package org.etw4j.consumer.output;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

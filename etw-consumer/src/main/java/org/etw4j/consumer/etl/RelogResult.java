@@ -1,4 +1,4 @@
-package org.etw4j.consumer.relog;
+package org.etw4j.consumer.etl;
 
 import java.nio.file.Path;
 

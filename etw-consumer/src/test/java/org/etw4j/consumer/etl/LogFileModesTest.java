@@ -1,4 +1,4 @@
-package org.etw4j.consumer.writer;
+package org.etw4j.consumer.etl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,11 +13,6 @@ import java.util.List;
 import java.util.UUID;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Level;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlOrder;
-import org.etw4j.consumer.etl.EtlReadOptions;
-import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.EtwException;
 import org.etw4j.controller.ClockType;
 import org.etw4j.controller.EnableParameters;

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.relog;
+package org.etw4j.consumer.etl;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -14,13 +14,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.etw4j.Guid;
 import org.etw4j.consumer.CorpusFiles;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlLogfileHeader;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.testing.TestRecord;
-import org.etw4j.consumer.writer.EtlWriter;
 import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.SystemTraceHeaderLayout;
 import org.etw4j.format.TimestampConverter;

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.writer;
+package org.etw4j.consumer.etl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,10 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Level;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlReadOptions;
-import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.relog;
+package org.etw4j.consumer.etl;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -9,12 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlLogfileHeader;
-import org.etw4j.consumer.etl.EtlReadOptions;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.HeaderKind;
-import org.etw4j.consumer.writer.EtlWriter;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.LogfileHeaderLayout;

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.writer;
+package org.etw4j.consumer.etl;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -12,10 +12,7 @@ import java.util.ServiceLoader;
 import java.util.UUID;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.internal.EtlLogFileSinkFactory;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.LogfileHeader;

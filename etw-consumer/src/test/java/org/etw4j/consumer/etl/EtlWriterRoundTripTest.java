@@ -1,4 +1,4 @@
-package org.etw4j.consumer.writer;
+package org.etw4j.consumer.etl;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -18,11 +18,6 @@ import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.GatedThreads;
 import org.etw4j.consumer.StreamOptions;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlLogfileHeader;
-import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.controller.ClockType;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.EnableProperty;

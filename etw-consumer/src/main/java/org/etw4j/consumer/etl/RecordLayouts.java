@@ -1,4 +1,4 @@
-package org.etw4j.consumer.writer;
+package org.etw4j.consumer.etl;
 
 import java.nio.ByteBuffer;
 import org.etw4j.format.SystemTraceHeaderLayout;

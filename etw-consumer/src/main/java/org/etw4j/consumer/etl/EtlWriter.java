@@ -1,4 +1,4 @@
-package org.etw4j.consumer.writer;
+package org.etw4j.consumer.etl;
 
 import static org.etw4j.format.EventHeaderLayout.*;
 
