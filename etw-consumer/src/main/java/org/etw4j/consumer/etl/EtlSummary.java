@@ -84,10 +84,13 @@ public record EtlSummary(
             return ProviderNames.kernelGroup(id);
         }
 
-        /** The name and, for a kernel group, the group: {@code Windows Kernel/PerfInfo}; null without a name. */
+        /**
+         * The name and, for a kernel group named {@code Windows Kernel}, the group: {@code Windows Kernel/PerfInfo};
+         * null without a name.
+         */
         public String label() {
             String g = group();
-            return name == null || g == null ? name : name + "/" + g;
+            return g == null || !org.etw4j.controller.WellKnownProviders.KERNEL.equals(name) ? name : name + "/" + g;
         }
     }
 
