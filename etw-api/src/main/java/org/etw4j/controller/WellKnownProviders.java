@@ -28,9 +28,12 @@ import org.etw4j.Guid;
  *       Microsoft-Windows-Kernel-Process, -Kernel-Power, -Kernel-Processor-Power, -DNS-Client, -WinINet,
  *       -HttpService, -Win32k, -IIS, *Microsoft-Windows-ASPNET (an EventSource: the star is PerfView's mark for
  *       "derive the GUID", the GUID is the one it derives).</li>
- *   <li><b>Windows' own manifests</b> as {@code logman query providers} lists them and dissect.etl bundles them
- *       (dissect/etl/manifests/xml/{GUID}.xml): Microsoft-Windows-Kernel-Network, -Kernel-Registry,
- *       -PowerShell, Microsoft-Antimalware-Scan-Interface.</li>
+ *   <li><b>Windows' own manifest providers</b>, as Windows registers them (name and GUID pairs seen in
+ *       {@code logman query providers} listings and in public ETW tools' sources; dissect.etl bundles
+ *       Kernel-Registry's manifest as dissect/etl/manifests/xml/{70eb4f03-...}.xml; the krabsetw corpus trace
+ *       records PowerShell's GUID): Microsoft-Windows-Kernel-Network, -Kernel-Registry, -PowerShell,
+ *       Microsoft-Antimalware-Scan-Interface. No MS Learn page lists these GUIDs; they are the weakest sourced
+ *       entries of the table.</li>
  *   <li><b>Names traces carry</b> (TraceEvent's baseline of net.4.5.2.x64.etl, decoded on Windows):
  *       System.Diagnostics.Eventing.FrameworkEventSource, the name .NET Framework's EventSource gives itself
  *       (TraceEvent's FrameworkTraceEventParser calls it FrameworkEventSource; a trace's own name wins, so the
