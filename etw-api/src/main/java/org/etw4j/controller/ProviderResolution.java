@@ -17,6 +17,9 @@ import org.etw4j.tracelogging.ProviderIds;
  *       {@code TdhEnumerateProviders} lists them on Windows (manifest and MOF providers: Microsoft-Windows-*,
  *       the CLR, installed applications); the simulated backend lists the providers installed on it;</li>
  *   <li>{@link Rule#MANIFEST}: a manifest the user gave names a provider of that name (ignoring case);</li>
+ *   <li>{@link Rule#WELL_KNOWN}: {@link WellKnownProviders} knows the name (the CLR's providers, the common
+ *       Microsoft-Windows-Kernel-* ones, ...): what resolves such names off Windows and where a machine does not
+ *       list them;</li>
  *   <li>{@link Rule#NAME_HASH}: the GUID EventSource and TraceLogging derive from the name
  *       ({@link ProviderIds#fromName}), right for such providers, which Windows does not list.</li>
  * </ol>
@@ -39,6 +42,8 @@ public record ProviderResolution(String text, Guid id, Rule rule, String warning
         REGISTERED("registered on this machine"),
         /** A manifest the user gave names the provider. */
         MANIFEST("named in a given manifest"),
+        /** A provider etw4j's table of well-known providers names ({@link WellKnownProviders}). */
+        WELL_KNOWN("a well-known provider"),
         /** Derived from the name, the EventSource/TraceLogging way. */
         NAME_HASH("derived from the name (EventSource/TraceLogging hash)");
 
@@ -87,6 +92,10 @@ public record ProviderResolution(String text, Guid id, Rule rule, String warning
         found = lookup(manifests, t);
         if (found != null) {
             return new ProviderResolution(t, found, Rule.MANIFEST, null);
+        }
+        found = WellKnownProviders.idOf(t).orElse(null);
+        if (found != null) {
+            return new ProviderResolution(t, found, Rule.WELL_KNOWN, null);
         }
         Guid hashed = ProviderIds.fromName(t);
         String warning = null;

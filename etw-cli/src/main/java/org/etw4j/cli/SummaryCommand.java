@@ -201,7 +201,7 @@ final class SummaryCommand implements Callable<Integer> {
         out.println("  providers (" + s.providers().size() + ")");
         TextTable p = new TextTable("    ");
         for (EtlSummary.ProviderSummary ps : s.providers()) {
-            p.row(ps.records(), ps.id(), ps.name() == null ? "" : ps.name(), TraceFacts.kinds(ps.byHeaderKind()).trim());
+            p.row(ps.records(), ps.id(), ps.label() == null ? "" : ps.label(), TraceFacts.kinds(ps.byHeaderKind()).trim());
         }
         p.print(out);
         if (undecoded == null) {

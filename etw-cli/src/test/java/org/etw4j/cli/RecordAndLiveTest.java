@@ -143,11 +143,19 @@ class RecordAndLiveTest {
                 + " (named in a given manifest)"), known.err());
         assertTrue(known.errLines().stream().noneMatch(l -> l.startsWith("warning:")), known.err());
 
-        Cli.Result unknown = Cli.run("live", "--session", "etw4j-test-live-resolve2", "--provider",
+        // issue 25.3: without the manifest, the table of well-known providers knows the CLR's GUID
+        Cli.Result wellKnown = Cli.run("live", "--session", "etw4j-test-live-resolve3", "--provider",
                 "Microsoft-Windows-DotNETRuntime", "--duration", "200ms", "--backend", "simulated");
+        assertEquals(0, wellKnown.code(), wellKnown.toString());
+        assertTrue(wellKnown.errLines().contains("provider Microsoft-Windows-DotNETRuntime -> e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+                + " (a well-known provider)"), wellKnown.err());
+        assertTrue(wellKnown.errLines().stream().noneMatch(l -> l.startsWith("warning:")), wellKnown.err());
+
+        Cli.Result unknown = Cli.run("live", "--session", "etw4j-test-live-resolve2", "--provider",
+                "Microsoft-Windows-NoSuchProvider", "--duration", "200ms", "--backend", "simulated");
         assertEquals(0, unknown.code(), unknown.toString());
         assertTrue(unknown.err().contains("(derived from the name (EventSource/TraceLogging hash))"), unknown.err());
-        assertTrue(unknown.err().contains("warning: 'Microsoft-Windows-DotNETRuntime' is not registered on this machine"),
+        assertTrue(unknown.err().contains("warning: 'Microsoft-Windows-NoSuchProvider' is not registered on this machine"),
                 unknown.err());
     }
 }

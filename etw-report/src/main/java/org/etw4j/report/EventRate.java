@@ -162,7 +162,7 @@ public record EventRate(long startFileTime, long bucketHundredNs, List<Series> s
             List<Series> series = new ArrayList<>(own + 1);
             for (int i = 0; i < own; i++) {
                 EtlSummary.ProviderSummary p = providers.get(i);
-                series.add(new Series(p.name() == null ? p.id().toString() : p.name(), counts[i], false));
+                series.add(new Series(p.label() == null ? p.id().toString() : p.label(), counts[i], false));
             }
             if (providers.size() > own || own == 0) {
                 series.add(new Series("other providers", counts[own], true));

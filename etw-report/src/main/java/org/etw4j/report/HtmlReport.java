@@ -74,7 +74,7 @@ public final class HtmlReport {
         w.name("providers").beginArray();
         for (EtlSummary.ProviderSummary p : s.providers()) {
             w.beginObject();
-            w.member("name", p.name() == null ? "" : p.name());
+            w.member("name", p.label() == null ? "" : p.label());
             w.member("id", p.id().toString());
             w.member("records", p.records());
             w.member("kinds", TraceFacts.kinds(p.byHeaderKind()).trim());

@@ -7,11 +7,9 @@ import java.nio.file.Paths;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.logging.Logger;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -23,6 +21,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.etl.EtlCursor;
@@ -62,8 +61,8 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
     private final EtlPushdown pushdown;
     private final boolean decode;
     private final UTF8String fileName;
-    private final Set<String> providerIds = new HashSet<>();
-    private final Set<String> providerNames = new HashSet<>();
+    /** The {@code provider} option: the consumer's selection, so names resolve as in every other tool. */
+    private final ProviderSelection providers;
     private final ArrayDeque<EtlWarning> pending = new ArrayDeque<>();
     /** Whether warnings are being collected (not during the context pass, which sees the same problems). */
     private boolean collecting = true;
@@ -89,13 +88,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         this.decode = options.decode() && schema.needsDecoding();
         Path p = Paths.get(partition.path());
         this.fileName = UTF8String.fromString(p.toString());
-        for (String s : options.providers()) {
-            try {
-                providerIds.add(Guid.parse(s).toString().toLowerCase(Locale.ROOT));
-            } catch (IllegalArgumentException notAGuid) {
-                providerNames.add(s.toLowerCase(Locale.ROOT));
-            }
-        }
+        this.providers = new ProviderSelection(options.providers());
     }
 
     @Override
@@ -237,17 +230,17 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
     private boolean row(EtlRecordView v) {
         long fileTime = v.timestampFileTime();
         String providerId = null;
-        if (!providerIds.isEmpty() || pushdown != null) {
+        if (!providers.isEmpty() || pushdown != null) {
             providerId = v.providerId().toString().toLowerCase(Locale.ROOT);
             if (!pushdown.accepts(providerId, v.eventId(), v.level(), fileTime)) {
                 return false;
             }
-            if (!providerIds.isEmpty() && providerNames.isEmpty() && !providerIds.contains(providerId)) {
+            if (!providers.hasNames() && !providers.acceptsId(v.providerId())) {
                 return false;
             }
         }
         DecodedEvent e = null;
-        boolean needName = !providerNames.isEmpty();
+        boolean needName = providers.hasNames();
         if (decode || needName) {
             EtlRecordEvent r = adapter.of(cursor.record());
             if (decoder == null) {
@@ -255,8 +248,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
             }
             e = decoder.decode(r);
             EtlScanCounters.DECODED.increment();
-            if (needName && !providerIds.contains(providerId)
-                    && !providerNames.contains(String.valueOf(e.providerName()).toLowerCase(Locale.ROOT))) {
+            if (needName && !providers.accepts(e)) {
                 return false;
             }
             if (context != null) {

@@ -139,4 +139,31 @@ class EtlDataSourceTest {
         assertEquals(clr, spark.read().format("etl").option("provider", "Microsoft-Windows-DotNETRuntime")
                 .option("manifest", clrManifest()).load(f.toString()).count());
     }
+    /**
+     * Issue 25.3: a provider is named alike in every file, so {@code groupBy("provider_name")} gives one row per
+     * provider. Failed before etw-consumer's ProviderNames: net.4.5.2's CLR events were named by the trace's
+     * metadata and gcevents' (no manifest) by their GUID, two rows for one provider.
+     */
+    @Test
+    void groupByProviderNameGivesOneRowPerProviderAcrossFiles() throws IOException {
+        Path net = SparkTests.corpusFile("perfview__net.4.5.2.x64.etl");
+        Path gc = SparkTests.corpusFile("perfview__gcevents.etl");
+        Dataset<Row> df = spark.read().format("etl").load(net.toString(), gc.toString());
+        for (Row r : df.groupBy("provider_id").agg(org.apache.spark.sql.functions.countDistinct("provider_name"))
+                .collectAsList()) {
+            assertEquals(1L, r.getLong(1), "one name for provider " + r.getString(0));
+        }
+        Map<String, Long> byName = new HashMap<>();
+        for (Row r : df.groupBy("provider_name").count().collectAsList()) {
+            byName.put(r.getString(0), r.getLong(1));
+        }
+        String clr = "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4";
+        long expected = SparkTests.expected(net).at("/providers/" + clr + "/EVENT_HEADER").asLong()
+                + SparkTests.expected(gc).at("/providers/" + clr + "/EVENT_HEADER").asLong();
+        assertEquals(expected, byName.get("Microsoft-Windows-DotNETRuntime"), byName.toString());
+        assertNull(byName.get(clr), byName.toString());
+        // TraceEvent's name for the classic kernel groups, in both files
+        assertTrue(byName.containsKey("Windows Kernel"), byName.toString());
+        assertNull(byName.get("PerfInfo"), byName.toString());
+    }
 }

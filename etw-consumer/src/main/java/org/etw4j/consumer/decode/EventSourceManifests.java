@@ -39,7 +39,7 @@ final class EventSourceManifests extends RegistrySchemas {
 
     private DecodedEvent envelope(RawEventRecord r, Guid provider, ByteBuffer data, int pointerSize) {
         ProviderManifest m = registry.provider(provider);
-        String providerName = m != null ? m.name() : provider.toString();
+        String providerName = m != null ? m.name() : ProviderNames.nameOrId(provider);
         EventSchema s = new EventSchema(provider, providerName, r.id(), r.version(), r.task(), r.opcode(),
                 "ManifestData", "", "ManifestData", null, ENVELOPE_FIELDS, Map.of(), SchemaSource.BUILT_IN);
         PayloadDecoder.Result res = PayloadDecoder.decode(s.fields(), Map.of(), data, pointerSize);

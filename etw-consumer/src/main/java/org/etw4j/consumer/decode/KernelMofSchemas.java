@@ -59,7 +59,7 @@ final class KernelMofSchemas implements SchemaProvider {
         if (t == null || t.opcode() != opcode || t.version() != version || !t.eventClass().equals(eventClass)) {
             String name = hit.taskName() != null ? hit.taskName() + "/Opcode(" + opcode + ")"
                     : "Opcode(" + opcode + ")";
-            String providerName = hit.providerName() != null ? hit.providerName() : eventClass.toString();
+            String providerName = hit.providerName() != null ? hit.providerName() : ProviderNames.nameOrId(eventClass);
             String why = kernel.whyUndecoded(eventClass, opcode, version); // KernelSchemas knows why, when it does
             t = new NoLayout(eventClass, opcode, version, providerName, name, List.of("no layout for classic event "
                     + "class " + eventClass + " opcode " + opcode + " version " + version

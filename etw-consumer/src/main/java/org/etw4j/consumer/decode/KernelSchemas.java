@@ -41,7 +41,7 @@ import org.etw4j.Guid;
 public final class KernelSchemas {
 
     /** The provider name TraceEvent gives all classic kernel events. */
-    public static final String PROVIDER_NAME = "Windows Kernel";
+    public static final String PROVIDER_NAME = org.etw4j.controller.WellKnownProviders.KERNEL;
 
     public static final Guid EVENT_TRACE = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
     public static final Guid PROCESS = Guid.parse("3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c");

@@ -3,18 +3,20 @@ package org.etw4j.consumer.decode;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
-import org.etw4j.controller.TraceSession;
+import org.etw4j.controller.ProviderResolution;
 
 /**
  * Which providers' events to show, from names or GUIDs as a user writes them ({@code etw dump --provider},
  * {@code etw timeline --providers}, {@code Timeline.Options.providers}).
  *
  * <p>Immutable after construction; thread-safe. An event passes when no provider was given, when its provider
- * GUID is one given (or derived from a name given, the EventSource/TraceLogging way), or when its decoded
- * provider name equals a name given, ignoring case (manifest providers such as
- * Microsoft-Windows-DotNETRuntime have GUIDs not derived from their names).
+ * GUID is one given, or the one a name given resolves to off a machine's registrations
+ * ({@link ProviderResolution}: a well-known provider's GUID, such as Microsoft-Windows-DotNETRuntime's, else the
+ * GUID EventSource and TraceLogging derive from the name), or when its provider name ({@link ProviderNames}'
+ * rule: the trace's metadata, the manifests given, ...) equals a name given, ignoring case.
  */
 public final class ProviderSelection {
     private final Set<Guid> ids = new HashSet<>();
@@ -34,8 +36,11 @@ public final class ProviderSelection {
             if (t.isEmpty()) {
                 throw new IllegalArgumentException("a provider selection needs a name or GUID, not '" + p + "'");
             }
-            ids.add(TraceSession.resolve(t));
-            names.add(t.toLowerCase(Locale.ROOT));
+            ProviderResolution r = ProviderResolution.resolve(t, Map.of(), Map.of());
+            ids.add(r.id());
+            if (r.rule() != ProviderResolution.Rule.GUID) {
+                names.add(t.toLowerCase(Locale.ROOT));
+            }
         }
     }
 

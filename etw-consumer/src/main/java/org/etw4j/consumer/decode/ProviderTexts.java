@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.etw4j.Guid;
 
 /**
- * Text forms of provider GUIDs nothing describes, with their "no schema" note: such events come by the thousand
+ * Names of providers nothing in the trace describes ({@link ProviderNames#nameOrId}), with their "no schema" note: such events come by the thousand
  * from one provider, and formatting the GUID each time was a good part of their cost. Bounded (a trace can name
  * any number of providers); past the bound the text is built per call. Thread-safe.
  */
@@ -21,8 +21,9 @@ final class ProviderTexts {
     private ProviderText of(Guid provider) {
         ProviderText t = texts.get(provider);
         if (t == null) {
-            String text = provider.toString();
-            t = new ProviderText(text, List.of("no schema for provider " + text));
+            String text = ProviderNames.nameOrId(provider);
+            String id = provider.toString();
+            t = new ProviderText(text, List.of("no schema for provider " + (text.equals(id) ? id : text + " (" + id + ")")));
             if (texts.size() < 4096) {
                 texts.putIfAbsent(provider, t);
             }
@@ -30,7 +31,7 @@ final class ProviderTexts {
         return t;
     }
 
-    /** {@code provider.toString()}, cached. */
+    /** {@link ProviderNames#nameOrId}, cached. */
     String text(Guid provider) {
         return of(provider).text();
     }

@@ -108,7 +108,7 @@ public final class TdhMetadata {
         boolean classic = decodingSource == 1;
         String fallback = "EventID(" + id + ")";
         String eventName = EventSchema.traceEventName(taskName, opcode, opcodeName, fallback);
-        EventSchema s = new EventSchema(classic ? eventGuid : provider, providerName == null ? provider.toString()
+        EventSchema s = new EventSchema(classic ? eventGuid : provider, providerName == null ? ProviderNames.nameOrId(provider)
                 : providerName.trim(), classic ? opcode : id, version, task, opcode, taskName, opcodeName, eventName,
                 message, fields, Map.of(), SchemaSource.TDH_METADATA);
         return new EventInfo(s, classic, eventGuid);

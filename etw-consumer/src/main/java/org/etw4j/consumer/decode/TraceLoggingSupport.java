@@ -40,7 +40,7 @@ final class TraceLoggingSupport implements EventDecoder.TraceLoggingDecoder {
         }
         String providerName = traitsItem != null ? providerName(traitsItem) : null;
         if (providerName == null) {
-            providerName = r.providerId().toString();
+            providerName = ProviderNames.nameOrId(r.providerId());
         }
         ByteBuffer data = PayloadScratch.copy(r.userData()); // read in place rather than through the mapped view
         int length = data.remaining();

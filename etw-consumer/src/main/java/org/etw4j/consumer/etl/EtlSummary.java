@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.etw4j.Guid;
+import org.etw4j.consumer.decode.ProviderNames;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.format.EventHeaderLayout;
 
@@ -62,7 +63,9 @@ public record EtlSummary(
      * <p>Immutable value; thread-safe.
      *
      * @param id           provider id (see {@link EtlRecordView#providerId()})
-     * @param name         provider name, or null when the file does not say it
+     * @param name         provider name ({@link ProviderNames}' rule without decoding: a TraceLogging event's
+     *                     traits, the kernel's group name {@code Windows Kernel}, the well-known providers' table),
+     *                     or null when none says it
      * @param records      records of this provider
      * @param byHeaderKind non-zero counts per header kind, in {@link HeaderKind} order
      */
@@ -71,6 +74,23 @@ public record EtlSummary(
             Objects.requireNonNull(id, "id");
             byHeaderKind = Collections.unmodifiableMap(new EnumMap<>(byHeaderKind.isEmpty()
                     ? new EnumMap<>(HeaderKind.class) : byHeaderKind));
+        }
+
+        /**
+         * The classic kernel group this GUID stands for, named as the task of its events ({@code PerfInfo} for
+         * {@code Windows Kernel/PerfInfo/Sample}), or null for any other provider.
+         */
+        public String group() {
+            return ProviderNames.kernelGroup(id);
+        }
+
+        /**
+         * The name and, for a kernel group named {@code Windows Kernel}, the group: {@code Windows Kernel/PerfInfo};
+         * null without a name.
+         */
+        public String label() {
+            String g = group();
+            return g == null || !org.etw4j.controller.WellKnownProviders.KERNEL.equals(name) ? name : name + "/" + g;
         }
     }
 
@@ -142,10 +162,11 @@ public record EtlSummary(
                     }
                 }
                 String name = tally.name(slot);
+                Guid id = new Guid(tally.msb(slot), tally.lsb(slot));
                 if (name == null) {
-                    name = KernelGroups.nameOf(tally.msb(slot), tally.lsb(slot));
+                    name = ProviderNames.known(id);
                 }
-                providers.add(new ProviderSummary(new Guid(tally.msb(slot), tally.lsb(slot)), name, sum, perKind));
+                providers.add(new ProviderSummary(id, name, sum, perKind));
             }
             providers.sort(Comparator.comparingLong(ProviderSummary::records).reversed()
                     .thenComparing(ProviderSummary::id));
@@ -211,6 +232,9 @@ public record EtlSummary(
             w.beginObject();
             w.member("id", p.id().toString());
             w.member("name", p.name());
+            if (p.group() != null) {
+                w.member("group", p.group());
+            }
             w.member("records", p.records());
             writeKinds(w, p.byHeaderKind());
             w.endObject();

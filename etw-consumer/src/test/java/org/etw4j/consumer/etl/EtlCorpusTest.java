@@ -98,7 +98,9 @@ class EtlCorpusTest {
         for (int i = 0; i < providers.size(); i++) {
             Map<String, Object> p = MiniJson.object(providers.get(i));
             EtlSummary.ProviderSummary ps = summary.providers().get(i);
-            assertEquals(List.of("id", "name", "records", "byHeaderKind"), new ArrayList<>(p.keySet()));
+            assertEquals(ps.group() == null ? List.of("id", "name", "records", "byHeaderKind")
+                    : List.of("id", "name", "group", "records", "byHeaderKind"), new ArrayList<>(p.keySet()));
+            assertEquals(ps.group(), p.get("group"));
             assertEquals(ps.id().toString(), p.get("id"));
             assertEquals(ps.name(), p.get("name"));
             assertEquals(ps.records(), p.get("records"));

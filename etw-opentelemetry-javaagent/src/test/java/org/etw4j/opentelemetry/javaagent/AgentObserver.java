@@ -2,6 +2,9 @@ package org.etw4j.opentelemetry.javaagent;
 
 import io.opentelemetry.sdk.autoconfigure.spi.AutoConfigurationCustomizer;
 import io.opentelemetry.sdk.autoconfigure.spi.AutoConfigurationCustomizerProvider;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.stream.Collectors;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
@@ -24,6 +28,15 @@ import org.etw4j.spi.EtwBackends;
  * provider named by {@code otel.exporter.etw.provider.name} and appends every event it receives to the file named
  * by {@code etw4j.test.events}, one line each: {@code EVENTNAME name=value ...}.
  *
+ * <p>The hand-off is made deterministic rather than timed: every span exporter the SDK configures (the ETW one) is
+ * wrapped so that once it has written a batch, the session is flushed ({@link TraceSession#flush()}: the partially
+ * filled buffer goes to the consumer now, as ControlTrace FLUSH does). Without it the span's event waited in the
+ * session's buffer: a real-time session with a zero flush timer delivers a buffer only when it is full or flushed
+ * (MS Learn, EVENT_TRACE_PROPERTIES FlushTimer), and only the first consumer's attach flushed what was written
+ * before it; so the test passed when the export came before the stream attached and failed when the machine was
+ * loaded enough to reverse that order (only the session header arrived). The session also has a 1 s flush timer
+ * (ETW's smallest), the way a real consumer would run it.
+ *
  * <p>Test code only; the session lives until the JVM exits.
  */
 public final class AgentObserver implements AutoConfigurationCustomizerProvider {
@@ -33,7 +46,7 @@ public final class AgentObserver implements AutoConfigurationCustomizerProvider 
         String provider = System.getProperty("otel.exporter.etw.provider.name");
         EtwBackend backend = EtwBackends.getDefault();
         TraceSession session = TraceSession.start(SessionConfig.realTime("etw4j-agent-observer")
-                .flushTimer(Duration.ZERO).build(), backend);
+                .flushTimer(Duration.ofSeconds(1)).build(), backend);
         session.enable(provider, EnableParameters.of(Level.VERBOSE));
         EventStream stream = EventStream.openSession(session.name(), backend);
         stream.onEvent(e -> {
@@ -47,5 +60,26 @@ public final class AgentObserver implements AutoConfigurationCustomizerProvider 
             }
         });
         stream.startAsync();
+        customizer.addSpanExporterCustomizer((exporter, config) -> new FlushingExporter(exporter, session));
+    }
+
+    /** A span exporter that flushes the observer's session after its delegate has written a batch. */
+    private record FlushingExporter(SpanExporter delegate, TraceSession session) implements SpanExporter {
+        @Override
+        public CompletableResultCode export(Collection<SpanData> spans) {
+            CompletableResultCode result = delegate.export(spans);
+            result.whenComplete(session::flush);
+            return result;
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return delegate.flush();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return delegate.shutdown();
+        }
     }
 }
