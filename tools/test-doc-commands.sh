@@ -55,7 +55,8 @@ while IFS=$'\t' read -r where line; do
     seen="$seen [$key]"
     run="$cmd"
     case "$run" in
-        ./etw\ *) run="$ROOT/etw ${run#./etw }" ;;
+        # every ./etw of the line (a record then the profile of what it wrote is one line, run in one folder)
+        ./etw\ *) run="${run//.\/etw /$ROOT/etw }" ;;
         etw\ *) run="$DIST/bin/etw ${run#etw }" ;;
     esac
     run="${run//..\/shared/$SHARED}"
@@ -64,7 +65,7 @@ while IFS=$'\t' read -r where line; do
     # The examples write into target/ (docs/cli.md starts with mkdir -p target/etw-examples; a built tree has it).
     mkdir -p "$dir/target/etw-examples"
     # shellcheck disable=SC2086 # the documented command line, split as the shell would
-    (cd "$dir" && ETW_JAVA_OPTS=-Detw4j.backend=simulated eval "$run" >"$dir.out" 2>&1) \
+    (cd "$dir" && ETW_JAVA_OPTS=-Detw4j.backend=simulated eval "$run" </dev/null >"$dir.out" 2>&1) \
         || { tail -20 "$dir.out" >&2; fail "$where: '$cmd' exits non-zero"; }
     rm -rf "$dir" "$dir.out"
     ran=$((ran + 1))
