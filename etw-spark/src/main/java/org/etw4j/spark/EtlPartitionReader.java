@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -178,7 +179,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         clock = file.clock();
         if (decode) {
             if (options.context()) {
-                SharedContexts.Key key = contextKey(p);
+                SharedContexts.Key key = options.shareContext() ? contextKey(p) : null;
                 SharedContexts.Taken taken = key == null ? firstPass().share()
                         : SharedContexts.take(key, partition.splits(), this::firstPass);
                 if (taken.problem() != null) {
@@ -231,7 +232,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
             return null;
         }
         return new SharedContexts.Key(p.toAbsolutePath().normalize().toString(), a.size(),
-                a.lastModifiedTime().toMillis(), a.fileKey(), options.manifests(),
+                a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey(), options.manifests(),
                 options.mode() == EtlParseMode.FAILFAST);
     }
 

@@ -35,7 +35,7 @@ final class SharedContexts {
     /** Files whose pass is kept at most, per JVM (a few per task slot: splits of a file are scheduled together). */
     static final int MAX_FILES = 8;
 
-    /** What identifies one file's pass. */
+    /** What identifies one file's pass ({@code modified}: nanoseconds since the epoch, as the file system keeps them). */
     record Key(String path, long size, long modified, Object fileKey, List<String> manifests, boolean strict) {
     }
 

@@ -84,10 +84,17 @@ class EtlSplitAndPushdownTest {
         assertEquals(2, EtlScanCounters.contextPasses(), "one context pass per file, not per split");
         assertEquals(28, EtlScanCounters.filesOpened(), "every split still opens its file");
         assertEquals(0, SharedContexts.held(), "every split of both files took the pass: nothing is kept");
+        EtlScanCounters.reset();
+        List<String> perSplit = new ArrayList<>(spark.read().format("etl").option("payload", "true")
+                .option("manifest", clrManifest()).option("splitSize", String.valueOf(2 * 65536))
+                .option("shareContext", "false").load(a, b).toJSON().collectAsList());
+        assertEquals(28, EtlScanCounters.contextPasses(), "shareContext=false: the old path, a pass per split");
         expected.sort(null);
         got.sort(null);
+        perSplit.sort(null);
         assertTrue(expected.size() > 17078);
         assertEquals(expected, got);
+        assertEquals(perSplit, got);
     }
 
     @Test
