@@ -24,6 +24,9 @@ import java.util.TreeMap;
  *   <li>{@code context} (true): before decoding, a first pass over the whole file learns what TraceEvent's
  *       TraceLog learns (processes, volume mapping, file names) and the manifests/metadata the trace carries, so
  *       every split decodes as a whole-file read (and as {@code etw dump}) does;</li>
+ *   <li>{@code shareContext} (true): that pass runs once per file in each executor JVM and the file's splits there
+ *       share it ({@link SharedContexts}); false makes every split run its own (as before; the rows are the same,
+ *       for comparison or should the sharing ever be in doubt);</li>
  *   <li>{@code manifest}: instrumentation manifest file(s) for the decoder, separated by commas; also any option
  *       whose name starts with {@code manifest.} (several allowed);</li>
  *   <li>{@code provider}: only these providers, by GUID or (decoded) name, separated by commas;</li>
@@ -31,7 +34,8 @@ import java.util.TreeMap;
  * </ul>
  */
 record EtlOptions(List<String> paths, boolean recursive, EtlParseMode mode, String corruptColumn, long splitSize,
-                  boolean decode, boolean context, List<String> manifests, List<String> providers, boolean payload)
+                  boolean decode, boolean context, boolean shareContext, List<String> manifests,
+                  List<String> providers, boolean payload)
         implements Serializable {
 
     static final long DEFAULT_SPLIT_SIZE = 128L << 20;
@@ -68,6 +72,7 @@ record EtlOptions(List<String> paths, boolean recursive, EtlParseMode mode, Stri
                 o.containsKey("splitSize") ? Long.parseLong(o.get("splitSize").trim()) : DEFAULT_SPLIT_SIZE,
                 bool(o, "decode", true),
                 bool(o, "context", true),
+                bool(o, "shareContext", true),
                 manifests,
                 list(o.get("provider")),
                 bool(o, "payload", false));

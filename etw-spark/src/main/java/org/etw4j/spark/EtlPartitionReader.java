@@ -2,14 +2,17 @@ package org.etw4j.spark;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -21,6 +24,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
@@ -43,7 +47,9 @@ import org.etw4j.format.EventHeaderLayout;
  * Work per task: opening walks every buffer header of the file (cheap, no record is read); when a decoded column is
  * needed and option {@code context} is on, a first pass over the whole file's records learns the trace's
  * processes, volume mapping, file names and in-band manifests (it decodes only those events; the others are
- * skipped by a header test), so a split decodes exactly as a whole-file read; then the partition's own buffers are
+ * skipped by a header test), so a split decodes exactly as a whole-file read; that pass runs once per file in
+ * this JVM and its result is shared by the file's other splits ({@link SharedContexts}); then the partition's own
+ * buffers are
  * read (those the time filter cannot exclude), filtered by the pushed header filters, and decoded only when a
  * decoded column is selected.
  *
@@ -172,19 +178,18 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         EtlScanCounters.FILES.increment();
         clock = file.clock();
         if (decode) {
-            decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
             if (options.context()) {
-                collecting = false;
-                try {
-                    EtlScanCounters.CONTEXT_PASSES.increment();
-                    context = TraceContext.firstPass(List.of(file), decoder, true);
-                } catch (EtlFormatException e) {
-                    collecting = true;
-                    stopOn(e);
+                SharedContexts.Key key = options.shareContext() ? contextKey(p) : null;
+                SharedContexts.Taken taken = key == null ? firstPass().share()
+                        : SharedContexts.take(key, partition.splits(), this::firstPass);
+                if (taken.problem() != null) {
+                    stopOn(taken.problem());
                     return;
-                } finally {
-                    collecting = true;
                 }
+                context = taken.context();
+                decoder = taken.decoder();
+            } else {
+                decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
             }
         }
         cursor = file.cursor(EtlOrder.TIME, partition.firstBuffer(), partition.endBuffer(),
@@ -195,6 +200,40 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                     EtlScanCounters.BUFFERS.increment();
                     return true;
                 });
+    }
+
+    /**
+     * The file's first pass over this task's open file, its problems not collected (each split's own read reports
+     * those of its buffers): the context and the registry it harvested into, or the problem that stopped it.
+     */
+    private SharedContexts.Learned firstPass() {
+        ManifestRegistry registry = ManifestCache.registry(options.manifests());
+        collecting = false;
+        try {
+            EtlScanCounters.CONTEXT_PASSES.increment();
+            return SharedContexts.Learned.of(TraceContext.firstPass(List.of(file), new EventDecoder(registry), true),
+                    registry);
+        } catch (EtlFormatException e) {
+            return SharedContexts.Learned.stopped(e);
+        } finally {
+            collecting = true;
+        }
+    }
+
+    /**
+     * The file's identity for {@link SharedContexts}: as this task sees it, with what else the pass depends on;
+     * null when its attributes cannot be read (the split then runs a pass of its own).
+     */
+    private SharedContexts.Key contextKey(Path p) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(p, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return null;
+        }
+        return new SharedContexts.Key(p.toAbsolutePath().normalize().toString(), a.size(),
+                a.lastModifiedTime().to(TimeUnit.NANOSECONDS), a.fileKey(), options.manifests(),
+                options.mode() == EtlParseMode.FAILFAST);
     }
 
     /** Ends the partition on a problem the reader cannot step over: thrown in FAILFAST, else one problem row. */

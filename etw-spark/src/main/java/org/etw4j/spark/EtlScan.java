@@ -65,20 +65,21 @@ final class EtlScan implements Scan, Batch {
             throw new UncheckedIOException(e);
         }
         if (size <= splitSize) {
-            parts.add(new EtlInputPartition(path, 0, Long.MAX_VALUE));
+            parts.add(EtlInputPartition.whole(path));
             return;
         }
         long buffers;
         try (EtlFile f = EtlFile.open(p)) {
             buffers = f.bufferCount();
         } catch (IOException | RuntimeException e) {
-            parts.add(new EtlInputPartition(path, 0, Long.MAX_VALUE));
+            parts.add(EtlInputPartition.whole(path));
             return;
         }
         long perSplit = Math.max(1, splitSize / Math.max(1, size / Math.max(1, buffers)));
+        int splits = (int) Math.max(1, (buffers + perSplit - 1) / perSplit);
         for (long first = 0; first < buffers; first += perSplit) {
             long end = first + perSplit >= buffers ? Long.MAX_VALUE : first + perSplit;
-            parts.add(new EtlInputPartition(path, first, end));
+            parts.add(new EtlInputPartition(path, first, end, splits));
         }
     }
 

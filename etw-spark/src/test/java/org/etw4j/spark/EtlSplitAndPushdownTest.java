@@ -64,6 +64,39 @@ class EtlSplitAndPushdownTest {
         assertEquals(rows(whole), rows(split));
     }
 
+    /**
+     * Issue 20 target 3: each split used to repeat its file's context pass (28 passes here); now the splits of a file
+     * share one, and every decoded column is still exactly what the one-split (whole-file) read gives.
+     */
+    @Test
+    void theSplitsOfEachFileShareOneContextPassAndReadExactlyAsTheWholeFiles() {
+        String a = SparkTests.corpusFile(SHUTDOWN).toString(); // 49 buffers: 25 splits of two
+        String b = SparkTests.corpusFile("perfview__gcevents.etl").toString(); // 5 buffers: 3 splits
+        Dataset<Row> whole = spark.read().format("etl").option("payload", "true").option("manifest", clrManifest())
+                .load(a, b);
+        Dataset<Row> split = spark.read().format("etl").option("payload", "true").option("manifest", clrManifest())
+                .option("splitSize", String.valueOf(2 * 65536)).load(a, b);
+        assertEquals(2, whole.javaRDD().getNumPartitions());
+        assertEquals(28, split.javaRDD().getNumPartitions());
+        List<String> expected = new ArrayList<>(whole.toJSON().collectAsList());
+        EtlScanCounters.reset();
+        List<String> got = new ArrayList<>(split.toJSON().collectAsList()); // one job, no sampling
+        assertEquals(2, EtlScanCounters.contextPasses(), "one context pass per file, not per split");
+        assertEquals(28, EtlScanCounters.filesOpened(), "every split still opens its file");
+        assertEquals(0, SharedContexts.held(), "every split of both files took the pass: nothing is kept");
+        EtlScanCounters.reset();
+        List<String> perSplit = new ArrayList<>(spark.read().format("etl").option("payload", "true")
+                .option("manifest", clrManifest()).option("splitSize", String.valueOf(2 * 65536))
+                .option("shareContext", "false").load(a, b).toJSON().collectAsList());
+        assertEquals(28, EtlScanCounters.contextPasses(), "shareContext=false: the old path, a pass per split");
+        expected.sort(null);
+        got.sort(null);
+        perSplit.sort(null);
+        assertTrue(expected.size() > 17078);
+        assertEquals(expected, got);
+        assertEquals(perSplit, got);
+    }
+
     @Test
     void aLargerFileSplitInSevenReadsExactlyAsTheWholeFile() {
         Path f = SparkTests.corpusFile("perfview__diaghub.diaghub.etl"); // 6.4 MiB

@@ -73,6 +73,27 @@ public final class ManifestRegistry {
         }
     }
 
+    /**
+     * An independent registry holding what this one holds now: the registered and harvested manifests, the TDH
+     * metadata, the chunks of in-band manifests not yet complete and the problems. For readers that continue from
+     * one shared first pass, each with the registry state that pass left (as the Spark splits of one file do):
+     * what one of them harvests later does not reach the others.
+     */
+    public synchronized ManifestRegistry copy() {
+        ManifestRegistry c = new ManifestRegistry();
+        c.byGuid.putAll(byGuid);
+        c.metadata.putAll(metadata);
+        metadataMaps.forEach((provider, maps) -> c.metadataMaps.put(provider, new ConcurrentHashMap<>(maps)));
+        pending.forEach((provider, set) -> {
+            ChunkSet s = new ChunkSet(set.total);
+            System.arraycopy(set.chunks, 0, s.chunks, 0, set.total);
+            s.received = set.received;
+            c.pending.put(provider, s);
+        });
+        c.problems.addAll(problems);
+        return c;
+    }
+
     /** Registers the providers of a manifest file. */
     public List<ProviderManifest> register(Path manifestFile) throws IOException {
         List<ProviderManifest> providers = ManifestParser.parse(manifestFile);

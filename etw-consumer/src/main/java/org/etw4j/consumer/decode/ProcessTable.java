@@ -35,9 +35,12 @@ public final class ProcessTable {
         long start = Long.MIN_VALUE;
         /** FILETIME of the Stop/Defunct event, {@link Long#MAX_VALUE} while none came. */
         long stop = Long.MAX_VALUE;
-        /** The value last handed out, and the volume-map size it was computed with. */
-        ProcessInfo info;
-        int infoMapSize = -1;
+        /**
+         * The value last handed out and the volume-map size it was computed with, in one immutable object: threads
+         * that only {@link #find} in a learned table (see {@link TraceContext#presenter()}) may race on it and see
+         * an older or a newer pair, never a torn one.
+         */
+        Shown shown;
 
         Instance(int pid) {
             this.pid = pid;
@@ -89,7 +92,7 @@ public final class ProcessTable {
                 if (p != null && p.imageNtPath == null && !p.imageFileName.isEmpty()
                         && endsWithFile(path, p.imageFileName)) {
                     p.imageNtPath = path;
-                    p.infoMapSize = -1;
+                    p.shown = null;
                 }
             }
         }
@@ -137,7 +140,7 @@ public final class ProcessTable {
             }
             p.ended = true;
         }
-        p.infoMapSize = -1;
+        p.shown = null;
     }
 
     /** The process {@code pid} meant at {@code time} (FILETIME), or {@code null} when the trace never described it. */
@@ -147,13 +150,18 @@ public final class ProcessTable {
     }
 
     private ProcessInfo info(Instance p) {
-        if (p.info == null || p.infoMapSize != volumes.size()) {
+        Shown s = p.shown;
+        if (s == null || s.mapSize() != volumes.size()) {
             String dos = volumes.toDos(p.imageNtPath);
-            p.info = new ProcessInfo(p.pid, p.parentId, ProcessInfo.nameOf(p.imageFileName), p.imageFileName,
-                    dos != null ? dos : p.imageNtPath, p.imageNtPath, p.commandLine, p.sessionId);
-            p.infoMapSize = volumes.size();
+            s = new Shown(new ProcessInfo(p.pid, p.parentId, ProcessInfo.nameOf(p.imageFileName), p.imageFileName,
+                    dos != null ? dos : p.imageNtPath, p.imageNtPath, p.commandLine, p.sessionId), volumes.size());
+            p.shown = s;
         }
-        return p.info;
+        return s.info();
+    }
+
+    /** A process's value as handed out, and the volume-map size it was computed with. */
+    private record Shown(ProcessInfo info, int mapSize) {
     }
 
     /**

@@ -13,7 +13,8 @@ import org.etw4j.spi.RawEventRecord;
  * mapping (NT device paths to drive letters), the processes and threads, and the file names behind file keys.
  * State per trace, per process, per thread and per file, never per event.
  *
- * <p>Mutable, not thread-safe: one thread feeds it the trace's records in time order and presents events. Two ways
+ * <p>Mutable, not thread-safe: one thread feeds it the trace's records in time order and presents events; after a
+ * first pass, {@link #presenter()} gives further threads their own presenters over the learned tables. Two ways
  * to use it:
  * <ul>
  *   <li>Whole file, as TraceEvent's TraceLog does (it reads a trace twice): a first pass hands every record to
@@ -43,11 +44,44 @@ public final class TraceContext {
     /** The note an event gets for a file name the trace's volume mapping does not cover. */
     static final String UNMAPPED_NOTE = ": NT path; the trace recorded no volume mapping for it";
 
-    private final VolumeMap volumes = new VolumeMap();
-    private final ProcessTable processes = new ProcessTable(volumes);
-    private final FileNameTable files = new FileNameTable();
+    private final VolumeMap volumes;
+    private final ProcessTable processes;
+    private final FileNameTable files;
     /** DiskIO: the process that issued each IRP (from the Init events, which carry the issuing thread). */
-    private final TimeHistory<Long, Integer> irpIssuers = new TimeHistory<>();
+    private final TimeHistory<Long, Integer> irpIssuers;
+    /** Set once {@link #presenter()} shared the tables: learning then stops, as other threads read them. */
+    private boolean frozen;
+
+    /** An empty context, to learn a trace by {@link #learn} or {@link #observe}. */
+    public TraceContext() {
+        this.volumes = new VolumeMap();
+        this.processes = new ProcessTable(volumes);
+        this.files = new FileNameTable();
+        this.irpIssuers = new TimeHistory<>();
+    }
+
+    /** A presenter over {@code learned}'s tables (see {@link #presenter()}). */
+    private TraceContext(TraceContext learned) {
+        this.volumes = learned.volumes;
+        this.processes = learned.processes;
+        this.files = learned.files;
+        this.irpIssuers = learned.irpIssuers;
+        this.frozen = true;
+    }
+
+    /**
+     * A context that presents events exactly as this one does, reading this one's learned tables (nothing is
+     * copied), with its own working state: for several threads that present the events of one trace after one
+     * first pass, each through its own presenter (the Spark splits of one file share one {@link #firstPass}
+     * this way). From this call on, this context and every presenter of it are frozen: {@link #learn} and
+     * {@link #observe} throw {@link IllegalStateException}; call it on the thread that learned, and hand the
+     * presenters to other threads through a synchronizing action (a concurrent map, a lock, a thread start).
+     * Presenters are then safe to use from one thread each, concurrently with one another.
+     */
+    public TraceContext presenter() {
+        frozen = true;
+        return new TraceContext(this);
+    }
 
     /**
      * The context of a whole trace, learned by a first pass over every record of {@code files} (merged in time
@@ -120,6 +154,9 @@ public final class TraceContext {
 
     /** Takes what {@code e}, the decoded form of {@code r}, tells about the trace; other events are ignored. */
     public void observe(RawEventRecord r, DecodedEvent e) {
+        if (frozen) {
+            throw new IllegalStateException("this trace context is shared by presenters; it learns no more");
+        }
         if (e.source() != SchemaSource.KERNEL_MOF) {
             return;
         }

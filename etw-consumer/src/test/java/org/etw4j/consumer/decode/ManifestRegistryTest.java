@@ -3,6 +3,7 @@ package org.etw4j.consumer.decode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -24,6 +25,35 @@ class ManifestRegistryTest {
 
     static ByteBuffer envelopeData(int format, int total, int number, byte[] chunk) {
         return ByteBuffer.wrap(new Bytes().u8(format).u8(1).u8(0).u8(0x5B).u16(total).u16(number).raw(chunk).get());
+    }
+
+    @Test
+    void aCopyHoldsTheManifestsAndPendingChunksAndGoesOnIndependently() {
+        Guid g = Guid.parse("aaaaaaaa-2222-3333-4444-666666666666");
+        Guid h = Guid.parse("aaaaaaaa-2222-3333-4444-777777777777");
+        byte[] xmlG = EventDecoderTest.MANIFEST.replace("11111111-2222-3333-4444-555555555555", g.toString())
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] xmlH = EventDecoderTest.MANIFEST.replace("11111111-2222-3333-4444-555555555555", h.toString())
+                .getBytes(StandardCharsets.UTF_8);
+        int half = xmlH.length / 2;
+        ManifestRegistry reg = new ManifestRegistry();
+        assertEquals(ManifestRegistry.Offer.REGISTERED, reg.offerManifestEvent(g, 0xFFFE, envelopeData(1, 1, 0, xmlG)));
+        assertEquals(ManifestRegistry.Offer.CHUNK_STORED,
+                reg.offerManifestEvent(h, 0xFFFE, envelopeData(1, 2, 0, java.util.Arrays.copyOfRange(xmlH, 0, half))));
+        reg.offerManifestEvent(g, 0xFFFE, envelopeData(2, 1, 0, new byte[1])); // a problem
+        ManifestRegistry copy = reg.copy();
+        assertEquals(reg.provider(g), copy.provider(g));
+        assertEquals(reg.problems(), copy.problems());
+        assertEquals(1, copy.problems().size());
+        // the copy completes the manifest whose first chunk the original held; the original does not see it
+        assertEquals(ManifestRegistry.Offer.REGISTERED, copy.offerManifestEvent(h, 0xFFFE,
+                envelopeData(1, 2, 1, java.util.Arrays.copyOfRange(xmlH, half, xmlH.length))));
+        assertEquals("Demo-Provider", copy.provider(h).name());
+        assertNull(reg.provider(h));
+        // and the original completes its own set independently
+        assertEquals(ManifestRegistry.Offer.REGISTERED, reg.offerManifestEvent(h, 0xFFFE,
+                envelopeData(1, 2, 1, java.util.Arrays.copyOfRange(xmlH, half, xmlH.length))));
+        assertEquals(copy.provider(h), reg.provider(h));
     }
 
     @Test

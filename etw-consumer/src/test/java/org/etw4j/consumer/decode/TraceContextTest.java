@@ -185,6 +185,55 @@ class TraceContextTest {
     }
 
     @Test
+    void presentersOfOneLearnedContextPresentAsItDoesFromOtherThreadsAndItLearnsNoMore() throws Exception {
+        TraceContext c = new TraceContext();
+        List<TestRecord> trace = List.of(
+                volumeMapping("\\Device\\HarddiskVolume2\\", "C:\\", 0),
+                process(3, 3988, 2876, "PerfView.exe", "PerfView.exe collect", 11),
+                image(3, 3988, "\\Device\\HarddiskVolume2\\Tools\\PerfView.exe", 12),
+                thread(3, 3988, 3780, 13),
+                fileRundown(0x77, "\\Device\\HarddiskVolume2\\data.bin", 14),
+                sample(3780, 20),
+                diskRead(0, 0x77, 21));
+        for (TestRecord r : trace) {
+            c.learn(r, decoder);
+        }
+        List<String> expected = new java.util.ArrayList<>();
+        for (TestRecord r : trace) {
+            expected.add(EventFormatter.json(c.present(r, decoder.decode(r))));
+        }
+        List<TraceContext> presenters = List.of(c.presenter(), c.presenter(), c.presenter(), c.presenter());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<List<String>>> runs = new java.util.ArrayList<>();
+            for (TraceContext p : presenters) {
+                runs.add(pool.submit(() -> {
+                    List<String> out = new java.util.ArrayList<>();
+                    for (int i = 0; i < 200; i++) {
+                        out.clear();
+                        for (TestRecord r : trace) {
+                            out.add(EventFormatter.json(p.present(r, decoder.decode(r))));
+                        }
+                    }
+                    return out;
+                }));
+            }
+            for (java.util.concurrent.Future<List<String>> run : runs) {
+                assertEquals(expected, run.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertTrue(expected.get(6).contains("C:\\\\data.bin"), expected.get(6));
+        assertEquals("PerfView", presenters.get(0).present(trace.get(5), decoder.decode(trace.get(5))).process()
+                .name());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> c.learn(trace.get(1), decoder));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> presenters.get(1).observe(trace.get(1), decoder.decode(trace.get(1))));
+    }
+
+    @Test
     void processNameAndImagePathInJson() {
         TraceContext c = new TraceContext();
         pass(c, process(3, 4, 0, "System", "", 1));
