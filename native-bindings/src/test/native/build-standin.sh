@@ -39,7 +39,8 @@ fi
 mkdir -p "$out"
 # Every etw_standin*.c goes into the one library: etw_standin.c (the forwarders) and the helpers other tests
 # add next to it (etw_standin_trace.c: OpenTraceW with a last error, for the FFM backend's consumer tests;
-# etw_standin_callbacks.c: EventUnregister waiting for enable callbacks in flight, with -pthread).
+# etw_standin_callbacks.c: EventUnregister waiting for enable callbacks in flight, with -pthread;
+# etw_standin_token.c: the token functions that enable SeSystemProfilePrivilege).
 "$cc" -std=c11 -O2 -g -fPIC -shared -pthread -fvisibility=hidden -Wall -Wextra -Werror \
     -o "$out/libetw_standin.so.tmp" "$here"/etw_standin*.c
 mv -f "$out/libetw_standin.so.tmp" "$out/libetw_standin.so"

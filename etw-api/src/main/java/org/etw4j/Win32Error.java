@@ -26,6 +26,9 @@ public enum Win32Error {
     ERROR_ARITHMETIC_OVERFLOW(534, "the event is larger than ETW's 64 KB limit", "split the event"),
     ERROR_CANCELLED(1223, "the operation was cancelled", ""),
     ERROR_NOT_FOUND(1168, "element not found", "check the name or id"),
+    ERROR_NOT_ALL_ASSIGNED(1300, "not all privileges were assigned to the process token",
+            "run elevated: SeSystemProfilePrivilege (CPU sampling and its interval, KernelFlag.PROFILE) is granted to"
+                    + " Administrators and usable only from an elevated process (MS Learn, TraceSetInformation)"),
     ERROR_NO_SYSTEM_RESOURCES(1450, "too many sessions are running (the system limit is 64 by default)",
             "stop unused sessions (see Sessions.stopStale) or raise the limit in the registry"),
     ERROR_TIMEOUT(1460, "the operation timed out", "retry"),

@@ -43,7 +43,8 @@ import org.etw4j.Guid;
  *       give them, plus SysConfig and LostEvent from TraceEvent's kernel parser): all named {@code Windows Kernel},
  *       the name TraceEvent gives every event of its kernel parser (its baselines print
  *       {@code Windows Kernel/PerfInfo/Sample}); the group is the event's task. The Heap, CritSec and ThreadPool
- *       groups keep the names of TraceEvent's own parsers for them.</li>
+ *       groups keep the names of TraceEvent's own parsers for them. Read from {@link KernelEventGroup}, etw4j's one
+ *       table of these GUIDs.</li>
  * </ul>
  */
 public final class WellKnownProviders {
@@ -94,54 +95,26 @@ public final class WellKnownProviders {
             // KernelTraceControl's ImageID and MetaData task GUIDs (SymbolTraceEventParser)
             {"b3e675d7-2554-4f18-830b-2762732560de", "KernelTraceControl"},
             {"bbccf6c1-6cd1-48c4-80ff-839482e37671", "KernelTraceControl"},
-            // kernel groups TraceEvent parses with providers of their own (KernelTraceEventParser.cs)
-            {"222962ab-6180-4b88-a825-346b75f2a24a", "HeapTraceProvider"},
-            {"3ac66736-cc59-4cff-8115-8df50e39816b", "CritSecTraceProvider"},
-            {"c861d0e2-a2c1-4d36-9f9c-970bab943a12", "ThreadPool"},
         };
         for (String[] p : providers) {
             Guid id = Guid.parse(p[0]);
             names.put(id, p[1]);
             ids.putIfAbsent(p[1].toLowerCase(Locale.ROOT), id);
         }
+        // kernel groups TraceEvent parses with providers of their own (KernelTraceEventParser.cs)
+        for (KernelEventGroup g : KernelEventGroup.values()) {
+            g.traceEventProvider().ifPresent(name -> {
+                names.put(g.guid(), name);
+                ids.putIfAbsent(name.toLowerCase(Locale.ROOT), g.guid());
+            });
+        }
         // the classic kernel's event groups (group GUID -> the group's name, TraceEvent's task name where it has one)
-        String[][] groups = {
-            {"68fdd900-4a3e-11d1-84f4-0000f80464e3", "EventTrace"},
-            {"3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c", "DiskIO"},
-            {"3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c", "Memory"},
-            {"3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c", "Process"},
-            {"90cbdc39-4a3e-11d1-84f4-0000f80464e3", "FileIO"},
-            {"3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c", "Thread"},
-            {"9a280ac0-c8e0-11d1-84e2-00c04fb998a2", "TcpIp"},
-            {"3282fc76-feed-498e-8aa7-e70f459d430e", "Job"},
-            {"bf3a50c5-a9c9-4988-a005-2df0b7c80f80", "UdpIp"},
-            {"ae53722e-c863-11d2-8659-00c04fa321a1", "Registry"},
-            {"13976d09-a327-438c-950b-7f03192815c7", "DbgPrint"},
-            {"01853a65-418f-4f36-aefc-dc0f1d2fd235", "SystemConfig"},
-            {"99134383-5248-43fc-834b-529454e75df3", "LastBranchRecording"},
-            {"42695762-ea50-497a-9068-5cbbb35e0b95", "Wnf"},
-            {"0268a8b6-74fd-4302-9dd0-6e8f1795c0cf", "Pool"},
-            {"ce1dbfb4-137e-4da6-87b0-3f59aa102cbc", "PerfInfo"},
-            {"89497f50-effe-4440-8cf2-ce6b1cdcaca7", "Object"},
-            {"e43445e0-0903-48c3-b878-ff0fccebdd04", "Power"},
-            {"a9152f00-3f58-4bee-92a1-70c7d079d5dd", "ModBound"},
-            {"2cb15d1d-5fc1-11d2-abe1-00a0c911f518", "Image"},
-            {"b2d14872-7c5b-463d-8419-ee9bf7d23e04", "Dpc"},
-            {"7687a439-f752-45b8-b741-321aec0f8df9", "Cc"},
-            {"def2fe46-7bd6-4b80-bd94-f57fe20d0ce3", "StackWalk"},
-            {"9aec974b-5b8e-4118-9b92-3186d8002ce5", "UmsEvent"},
-            {"45d8cccd-539f-4b72-a8b7-5c683142609a", "ALPC"},
-            {"d837ca92-12b9-44a5-ad6a-3a65b3578aa8", "SplitIo"},
-            {"7f2a405c-69b5-4bf9-a1f5-30e8f1afab5e", "HypervisorTrace"},
-            {"2ce9a149-effe-42f0-a635-a1d39e26c8f2", "HypervisorXTrace"},
-            {"9b79ee91-b5fd-41c0-a243-4248e266e9d0", "SysConfig"},
-            {"6a399ae0-4bc6-4de9-870b-3657f8947e7e", "LostEvent"},
-        };
         Map<Guid, String> kernel = new LinkedHashMap<>();
-        for (String[] g : groups) {
-            Guid id = Guid.parse(g[0]);
-            kernel.put(id, g[1]);
-            names.put(id, KERNEL);
+        for (KernelEventGroup g : KernelEventGroup.values()) {
+            g.taskName().ifPresent(task -> {
+                kernel.put(g.guid(), task);
+                names.put(g.guid(), KERNEL);
+            });
         }
         NAMES = Collections.unmodifiableMap(names);
         IDS = Collections.unmodifiableMap(ids);

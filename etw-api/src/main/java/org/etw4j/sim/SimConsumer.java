@@ -28,7 +28,7 @@ import org.etw4j.spi.TraceConsumer;
 final class SimConsumer implements TraceConsumer {
     static final SimConsumer[] NONE = new SimConsumer[0];
     /** EventTraceGuid: the provider of the synthetic trace-header events. */
-    static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
+    static final Guid EVENT_TRACE_GUID = org.etw4j.controller.KernelEventGroup.EVENT_TRACE.guid();
     private static final Object END = new Object();
 
     private final SimSession session;

@@ -47,7 +47,7 @@ class KernelTracingTest {
         List<ClassicEventId> tooMany = Collections.nCopies(257, ClassicEventId.SAMPLED_PROFILE);
         assertThrows(IllegalArgumentException.class,
                 () -> new KernelTracing(Set.of(KernelFlag.PROFILE), KernelLogger.SYSTEM_LOGGER, 0, tooMany));
-        assertThrows(IllegalArgumentException.class, () -> new ClassicEventId(ClassicEventId.PERF_INFO, 256));
+        assertThrows(IllegalArgumentException.class, () -> new ClassicEventId(KernelEventGroup.PERF_INFO.guid(), 256));
         assertThrows(IllegalArgumentException.class, () -> new KernelTracing(Set.of(), KernelLogger.SYSTEM_LOGGER, 0,
                 List.of()));
     }

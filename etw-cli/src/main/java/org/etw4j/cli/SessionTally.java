@@ -24,7 +24,7 @@ import org.etw4j.consumer.output.EventFormatter;
  */
 final class SessionTally {
     /** EventTraceGuid: the provider of the synthetic trace-header event a consumer gets first (MS Learn, PEVENT_RECORD_CALLBACK callback function). */
-    static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
+    static final Guid EVENT_TRACE_GUID = org.etw4j.controller.KernelEventGroup.EVENT_TRACE.guid();
 
     private final Map<DemoKind, Long> byKind = new EnumMap<>(DemoKind.class);
     private final Map<String, Long> otherKinds = new LinkedHashMap<>();

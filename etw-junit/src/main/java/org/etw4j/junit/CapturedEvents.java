@@ -39,7 +39,7 @@ public final class CapturedEvents implements AutoCloseable {
      * EventTraceGuid (evntrace.h): the provider of the synthetic header event a real-time consumer receives first
      * (MS Learn, PEVENT_RECORD_CALLBACK callback function); not an event of the test's providers, so not captured.
      */
-    static final Guid EVENT_TRACE_GUID = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
+    static final Guid EVENT_TRACE_GUID = org.etw4j.controller.KernelEventGroup.EVENT_TRACE.guid();
 
     /** How often a wait flushes the session again. */
     private static final long FLUSH_EVERY_NANOS = Duration.ofMillis(50).toNanos();

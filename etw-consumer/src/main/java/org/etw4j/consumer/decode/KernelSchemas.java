@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.controller.KernelEventGroup;
 
 /**
  * Built-in layouts of the common classic kernel (MOF) event classes, keyed by (event-class GUID, opcode,
@@ -43,24 +44,24 @@ public final class KernelSchemas {
     /** The provider name TraceEvent gives all classic kernel events. */
     public static final String PROVIDER_NAME = org.etw4j.controller.WellKnownProviders.KERNEL;
 
-    public static final Guid EVENT_TRACE = Guid.parse("68fdd900-4a3e-11d1-84f4-0000f80464e3");
-    public static final Guid PROCESS = Guid.parse("3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c");
-    public static final Guid THREAD = Guid.parse("3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c");
-    public static final Guid PAGE_FAULT = Guid.parse("3d6fa8d3-fe05-11d0-9dda-00c04fd7ba7c");
-    public static final Guid DISK_IO = Guid.parse("3d6fa8d4-fe05-11d0-9dda-00c04fd7ba7c");
-    public static final Guid FILE_IO = Guid.parse("90cbdc39-4a3e-11d1-84f4-0000f80464e3");
-    public static final Guid IMAGE = Guid.parse("2cb15d1d-5fc1-11d2-abe1-00a0c911f518");
-    public static final Guid PERF_INFO = Guid.parse("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc");
-    public static final Guid STACK_WALK = Guid.parse("def2fe46-7bd6-4b80-bd94-f57fe20d0ce3");
-    public static final Guid TCP_IP = Guid.parse("9a280ac0-c8e0-11d1-84e2-00c04fb998a2");
-    public static final Guid UDP_IP = Guid.parse("bf3a50c5-a9c9-4988-a005-2df0b7c80f80");
-    public static final Guid REGISTRY = Guid.parse("ae53722e-c863-11d2-8659-00c04fa321a1");
-    public static final Guid SYSTEM_CONFIG = Guid.parse("01853a65-418f-4f36-aefc-dc0f1d2fd235");
-    public static final Guid SYS_CONFIG = Guid.parse("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
-    public static final Guid ALPC = Guid.parse("45d8cccd-539f-4b72-a8b7-5c683142609a");
-    public static final Guid SPLIT_IO = Guid.parse("d837ca92-12b9-44a5-ad6a-3a65b3578aa8");
-    public static final Guid OBJECT = Guid.parse("89497f50-effe-4440-8cf2-ce6b1cdcaca7");
-    public static final Guid LOST_EVENT = Guid.parse("6a399ae0-4bc6-4de9-870b-3657f8947e7e");
+    public static final Guid EVENT_TRACE = KernelEventGroup.EVENT_TRACE.guid();
+    public static final Guid PROCESS = KernelEventGroup.PROCESS.guid();
+    public static final Guid THREAD = KernelEventGroup.THREAD.guid();
+    public static final Guid PAGE_FAULT = KernelEventGroup.PAGE_FAULT.guid();
+    public static final Guid DISK_IO = KernelEventGroup.DISK_IO.guid();
+    public static final Guid FILE_IO = KernelEventGroup.FILE_IO.guid();
+    public static final Guid IMAGE = KernelEventGroup.IMAGE.guid();
+    public static final Guid PERF_INFO = KernelEventGroup.PERF_INFO.guid();
+    public static final Guid STACK_WALK = KernelEventGroup.STACK_WALK.guid();
+    public static final Guid TCP_IP = KernelEventGroup.TCP_IP.guid();
+    public static final Guid UDP_IP = KernelEventGroup.UDP_IP.guid();
+    public static final Guid REGISTRY = KernelEventGroup.REGISTRY.guid();
+    public static final Guid SYSTEM_CONFIG = KernelEventGroup.EVENT_TRACE_CONFIG.guid();
+    public static final Guid SYS_CONFIG = KernelEventGroup.SYS_CONFIG.guid();
+    public static final Guid ALPC = KernelEventGroup.ALPC.guid();
+    public static final Guid SPLIT_IO = KernelEventGroup.SPLIT_IO.guid();
+    public static final Guid OBJECT = KernelEventGroup.OBJECT.guid();
+    public static final Guid LOST_EVENT = KernelEventGroup.LOST_EVENT.guid();
     /** xperf/KernelTraceControl image identity events (merged traces); layouts from TraceEvent only. */
     public static final Guid IMAGE_ID = Guid.parse("b3e675d7-2554-4f18-830b-2762732560de");
 

@@ -1,10 +1,8 @@
 package org.etw4j.nativebindings.layout;
 
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 
 /**
  * tdh.dll functions that mingw-w64's tdh.h does not declare, bound by hand from Microsoft's documented
@@ -40,12 +38,12 @@ public final class DocumentedFunctions {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS);
 
     private static final LazyDowncall FORMAT_PROPERTY =
-            new LazyDowncall("TdhFormatProperty", TDH_FORMAT_PROPERTY);
-    private static final LazyDowncall LOAD_MANIFEST = new LazyDowncall("TdhLoadManifest", TDH_LOAD_MANIFEST);
+            new LazyDowncall("TdhFormatProperty", TDH_FORMAT_PROPERTY, "tdh.dll");
+    private static final LazyDowncall LOAD_MANIFEST = new LazyDowncall("TdhLoadManifest", TDH_LOAD_MANIFEST, "tdh.dll");
     private static final LazyDowncall UNLOAD_MANIFEST =
-            new LazyDowncall("TdhUnloadManifest", TDH_UNLOAD_MANIFEST);
+            new LazyDowncall("TdhUnloadManifest", TDH_UNLOAD_MANIFEST, "tdh.dll");
     private static final LazyDowncall LOAD_MANIFEST_FROM_BINARY =
-            new LazyDowncall("TdhLoadManifestFromBinary", TDH_LOAD_MANIFEST_FROM_BINARY);
+            new LazyDowncall("TdhLoadManifestFromBinary", TDH_LOAD_MANIFEST_FROM_BINARY, "tdh.dll");
 
     private DocumentedFunctions() {
     }
@@ -92,39 +90,6 @@ public final class DocumentedFunctions {
     }
 
     private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new AssertionError("unexpected checked exception from a downcall", t);
-    }
-
-    /**
-     * A downcall handle resolved on first use and kept once found. A failed lookup is not remembered, so a
-     * call made after tdh.dll gets loaded succeeds.
-     */
-    private static final class LazyDowncall {
-        private final String name;
-        private final FunctionDescriptor descriptor;
-        private volatile MethodHandle handle;
-
-        LazyDowncall(String name, FunctionDescriptor descriptor) {
-            this.name = name;
-            this.descriptor = descriptor;
-        }
-
-        MethodHandle handle() {
-            MethodHandle h = handle;
-            if (h == null) {
-                MemorySegment address = EtwSymbols.lookup().find(name).orElseThrow(() ->
-                        new UnsatisfiedLinkError(name + " not found: tdh.dll is not loaded"
-                                + " (call WindowsLibraries.load() first; Windows only)"));
-                h = Linker.nativeLinker().downcallHandle(address, descriptor);
-                handle = h;
-            }
-            return h;
-        }
+        return LazyDowncall.rethrow(t);
     }
 }

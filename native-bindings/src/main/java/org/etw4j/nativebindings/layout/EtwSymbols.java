@@ -31,4 +31,13 @@ public final class EtwSymbols {
     public static void install(SymbolLookup opened) {
         libraries = Objects.requireNonNull(opened, "opened");
     }
+
+    /**
+     * The {@code Linker.Option.captureCallState} name under which the "last error" of a function that reports failure
+     * through {@code GetLastError} is captured: {@code GetLastError} on Windows; elsewhere, where only a substitute
+     * library can run, {@code errno}, which the stand-in sets in its place.
+     */
+    public static String lastErrorStateName() {
+        return System.getProperty("os.name", "").startsWith("Windows") ? "GetLastError" : "errno";
+    }
 }

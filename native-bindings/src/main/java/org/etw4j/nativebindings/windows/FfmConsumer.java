@@ -37,7 +37,7 @@ import org.etw4j.spi.TraceConsumer;
 final class FfmConsumer implements TraceConsumer {
     static final CallbackRegistry<FfmConsumer> REGISTRY = new CallbackRegistry<>();
     /** RT_LostEvent, the provider of the events ETW inserts when a real-time session lost events or buffers. */
-    static final Guid LOST_EVENT_GUID = Guid.parse("6a399ae0-4bc6-4de9-870b-3657f8947e7e");
+    static final Guid LOST_EVENT_GUID = org.etw4j.controller.KernelEventGroup.LOST_EVENT.guid();
     static final int RT_LOST_EVENT = 32;
     static final int RT_LOST_BUFFER = 33;
     private static final long USER_CONTEXT = _EVENT_RECORD.UserContext$offset();

@@ -65,6 +65,10 @@ final class FfmSession implements SessionControl {
     static StartResult start(WindowsBackend backend, SessionConfig config) {
         // A GUID naming this process, so that Sessions.stopStale can prove etw4j started the session (issue 21, 9).
         Guid id = SessionIds.newSessionId(config.name());
+        if (ProfilePrivilege.needed(config.kernel())) {
+            // Before StartTraceW, as TraceEvent does: no session is started that could not sample.
+            ProfilePrivilege.enable(config.name());
+        }
         try (Arena call = Arena.ofConfined()) {
             MemorySegment props = SessionProperties.forStart(call, config, id);
             MemorySegment handleOut = call.allocate(ValueLayout.JAVA_LONG);

@@ -12,7 +12,7 @@ import org.etw4j.nativebindings.layout.EtwSymbols;
 
 /**
  * Opens the libraries behind the bindings: on Windows advapi32.dll (ETW provider, controller and consumer
- * functions) and tdh.dll (event decoding), by absolute path in System32; or, when the system property
+ * functions, token privileges), tdh.dll (event decoding) and kernel32.dll (GetCurrentProcess, CloseHandle), by absolute path in System32; or, when the system property
  * {@value #LIBRARY_PROPERTY} names a file, that file instead (the stand-in advapi32 the tests build, on any OS).
  * This is the one place that decides where the ETW functions come from: the generated bindings and
  * {@code DocumentedFunctions} find their symbols through {@link EtwSymbols}, which this fills, so the bindings
@@ -40,7 +40,7 @@ public final class WindowsLibraries {
     /** System property naming a library file that replaces advapi32 and tdh (tests: the stand-in). */
     public static final String LIBRARY_PROPERTY = "etw4j.windows.library";
 
-    private static final List<String> SYSTEM_LIBRARIES = List.of("advapi32.dll", "tdh.dll");
+    private static final List<String> SYSTEM_LIBRARIES = List.of("advapi32.dll", "tdh.dll", "kernel32.dll");
 
     private static volatile Path loadedSubstitute;
     private static volatile boolean loaded;
@@ -166,6 +166,6 @@ public final class WindowsLibraries {
      * where only a substitute library can run, {@code errno}, which the stand-in sets in its place.
      */
     public static String lastErrorStateName() {
-        return isWindows() ? "GetLastError" : "errno";
+        return EtwSymbols.lastErrorStateName();
     }
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.etw4j.Guid;
+import org.etw4j.controller.KernelEventGroup;
 import org.etw4j.controller.KernelFlag;
 import org.etw4j.controller.KernelTracing;
 import org.junit.jupiter.api.Assumptions;
@@ -58,13 +59,28 @@ class KernelConstantsMatchHeadersTest {
 
     @Test
     void systemTraceControlGuidIsTheHeaders() throws Exception {
+        assertEquals(headerGuid(toolchain(), "SystemTraceControlGuid"), KernelTracing.SYSTEM_TRACE_CONTROL_GUID);
+    }
+
+    /**
+     * The kernel group GUIDs evntrace.h defines, against etw-api's one table {@link KernelEventGroup} (the others
+     * are in no SDK header: ntwmi.h is not public).
+     */
+    @Test
+    void kernelGroupGuidsTheHeadersDefineAreTheTables() throws Exception {
         MingwToolchain toolchain = toolchain();
-        String asm = toolchain.compileToAssembly(work, "system-trace-guid",
+        assertEquals(headerGuid(toolchain, "EventTraceGuid"), KernelEventGroup.EVENT_TRACE.guid());
+        assertEquals(headerGuid(toolchain, "EventTraceConfigGuid"), KernelEventGroup.EVENT_TRACE_CONFIG.guid());
+    }
+
+    /** A GUID evntrace.h defines with DEFINE_GUID, read from the initialised data INITGUID makes the compiler emit. */
+    private Guid headerGuid(MingwToolchain toolchain, String name) throws Exception {
+        String asm = toolchain.compileToAssembly(work, "guid-" + name,
                 "#define INITGUID\n#include <windows.h>\n#include <evntrace.h>\n"
-                        + "const GUID *etw4j_probe = &SystemTraceControlGuid;\n");
+                        + "const GUID *etw4j_probe = &" + name + ";\n");
         // DEFINE_GUID under INITGUID emits the GUID's initialised data: .long Data1, .word Data2, .word Data3, 8 x .byte
-        int label = asm.indexOf("SystemTraceControlGuid:");
-        Assumptions.assumeTrue(label >= 0, "no data for SystemTraceControlGuid in:\n" + asm);
+        int label = asm.indexOf(name + ":");
+        Assumptions.assumeTrue(label >= 0, "no data for " + name + " in:\n" + asm);
         List<Long> values = new ArrayList<>();
         for (String line : asm.substring(label).split("\n")) {
             String t = line.trim();
@@ -85,7 +101,7 @@ class KernelConstantsMatchHeadersTest {
                 s.append('-');
             }
         }
-        assertEquals(Guid.parse(s.toString()), KernelTracing.SYSTEM_TRACE_CONTROL_GUID);
+        return Guid.parse(s.toString());
     }
 
     /** The bytes of a GNU as {@code .ascii} string: octal escapes of 1-3 digits, the usual C escapes, plain chars. */

@@ -46,6 +46,7 @@ import org.etw4j.nativebindings.layout.EventTracePropertiesV2Bits;
 import org.etw4j.nativebindings.layout.TdhSdkFields;
 import org.etw4j.nativebindings.layout.TrailingArray;
 import org.etw4j.nativebindings.layout.TrailingArrays;
+import org.etw4j.nativebindings.layout.TokenFunctions;
 import org.etw4j.nativebindings.layout.WinConstants;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,12 +84,20 @@ class WindowsAbiTest {
         CONSTANT_FAMILIES.put("WNODE_FLAG_*", Pattern.compile("WNODE_FLAG_\\w+"));
     }
 
-    /** The functions bound by hand ({@link DocumentedFunctions}; prototypes in sdk-documented.h). */
+    /**
+     * The functions bound by hand: {@link DocumentedFunctions} (prototypes in sdk-documented.h) and
+     * {@link TokenFunctions} (prototypes in mingw-w64's windows.h).
+     */
     private static final Map<String, FunctionDescriptor> HAND_DECLARED = Map.of(
             "TdhFormatProperty", DocumentedFunctions.TDH_FORMAT_PROPERTY,
             "TdhLoadManifest", DocumentedFunctions.TDH_LOAD_MANIFEST,
             "TdhUnloadManifest", DocumentedFunctions.TDH_UNLOAD_MANIFEST,
-            "TdhLoadManifestFromBinary", DocumentedFunctions.TDH_LOAD_MANIFEST_FROM_BINARY);
+            "TdhLoadManifestFromBinary", DocumentedFunctions.TDH_LOAD_MANIFEST_FROM_BINARY,
+            "OpenProcessToken", TokenFunctions.OPEN_PROCESS_TOKEN,
+            "LookupPrivilegeValueW", TokenFunctions.LOOKUP_PRIVILEGE_VALUE_W,
+            "AdjustTokenPrivileges", TokenFunctions.ADJUST_TOKEN_PRIVILEGES,
+            "GetCurrentProcess", TokenFunctions.GET_CURRENT_PROCESS,
+            "CloseHandle", TokenFunctions.CLOSE_HANDLE);
 
     /** A Java structure layout and the C type it must match. */
     record StructCase(String description, String cType, GroupLayout layout, Set<String> bitFieldWords,

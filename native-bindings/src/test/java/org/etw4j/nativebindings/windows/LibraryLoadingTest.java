@@ -55,12 +55,14 @@ class LibraryLoadingTest {
         String before = System.getProperty("java.library.path");
         System.setProperty("java.library.path", "/nowhere/near/system32");
         try {
-            assertEquals(java.util.List.of("C:\\Windows\\System32\\advapi32.dll", "C:\\Windows\\System32\\tdh.dll"),
+            assertEquals(java.util.List.of("C:\\Windows\\System32\\advapi32.dll", "C:\\Windows\\System32\\tdh.dll",
+                    "C:\\Windows\\System32\\kernel32.dll"),
                     WindowsLibraries.systemLibraryFiles(Map.of("SystemRoot", "C:\\Windows")));
-            assertEquals(java.util.List.of("D:\\WinNT\\System32\\advapi32.dll", "D:\\WinNT\\System32\\tdh.dll"),
+            assertEquals(java.util.List.of("D:\\WinNT\\System32\\advapi32.dll", "D:\\WinNT\\System32\\tdh.dll",
+                    "D:\\WinNT\\System32\\kernel32.dll"),
                     WindowsLibraries.systemLibraryFiles(Map.of("windir", "D:\\WinNT")));
             // Without SystemRoot/windir: the bare names, for LoadLibrary's own search (System32 for these DLLs).
-            assertEquals(java.util.List.of("advapi32.dll", "tdh.dll"), WindowsLibraries.systemLibraryFiles(Map.of()));
+            assertEquals(java.util.List.of("advapi32.dll", "tdh.dll", "kernel32.dll"), WindowsLibraries.systemLibraryFiles(Map.of()));
         } finally {
             if (before == null) {
                 System.clearProperty("java.library.path");

@@ -183,6 +183,29 @@ class RealEtwTest {
     }
 
     /**
+     * Issue 21, item 12 follow-up: SeSystemProfilePrivilege. Elevated, AdjustTokenPrivileges enables it
+     * (ERROR_SUCCESS, MS Learn) and a CPU-sampling session with an interval starts; not elevated, the token lacks it
+     * and the error is AdjustTokenPrivileges' ERROR_NOT_ALL_ASSIGNED with "run elevated" (then the test aborts: the
+     * elevated half is the one that proves the session). Never run on Windows by its author.
+     */
+    @Test
+    void seSystemProfilePrivilegeIsEnabledForCpuSamplingOrNamedWhenMissing(@TempDir Path dir) {
+        try {
+            ProfilePrivilege.enable("RealEtwTest");
+        } catch (EtwException e) {
+            assertEquals("AdjustTokenPrivileges", e.function(), e.getMessage());
+            assertEquals(Win32Error.ERROR_NOT_ALL_ASSIGNED, e.error(), e.getMessage());
+            assertTrue(e.getMessage().contains("Run elevated: SeSystemProfilePrivilege"), e.getMessage());
+            abort("not elevated: the typed error was checked; run elevated for the session half: " + e.getMessage());
+        }
+        org.etw4j.controller.KernelTracing k = org.etw4j.controller.KernelTracing.of(
+                org.etw4j.controller.KernelFlag.PROFILE).withSamplingInterval(Duration.ofMillis(1));
+        SessionControl s = start(SessionConfig.file(PREFIX + UUID.randomUUID(), dir.resolve("profile.etl")).kernel(k)
+                .build());
+        s.stop();
+    }
+
+    /**
      * Issue 21, item 12: the NT Kernel Logger by its fixed name and SystemTraceControlGuid; a second start while it
      * runs is ERROR_ALREADY_EXISTS (one per machine).
      */

@@ -65,6 +65,12 @@ final class StandIn {
         final MethodHandle invokeBufferCallback;
         final MethodHandle setOpenTraceImpl;
         final MemorySegment openTraceWithLastError;
+        /** etw_standin_token.h: {@code void EtwStandIn_SetProfilePrivilegeHeld(ULONG)} (also resets the record). */
+        final MethodHandle setProfilePrivilegeHeld;
+        /** etw_standin_token.h: {@code ULONG EtwStandIn_ProfilePrivilegeEnabled(void)}. */
+        final MethodHandle profilePrivilegeEnabled;
+        /** etw_standin_token.h: {@code ULONG EtwStandIn_OpenTokens(void)}. */
+        final MethodHandle openTokens;
 
         private Exports(SymbolLookup lookup) {
             install = down(lookup, "EtwStandIn_Install", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
@@ -85,6 +91,11 @@ final class StandIn {
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             setOpenTraceImpl = down(lookup, "EtwStandIn_SetOpenTraceImpl", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
             openTraceWithLastError = lookup.findOrThrow("EtwStandIn_OpenTraceWithLastError");
+            setProfilePrivilegeHeld = down(lookup, "EtwStandIn_SetProfilePrivilegeHeld",
+                    FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
+            profilePrivilegeEnabled = down(lookup, "EtwStandIn_ProfilePrivilegeEnabled",
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            openTokens = down(lookup, "EtwStandIn_OpenTokens", FunctionDescriptor.of(ValueLayout.JAVA_INT));
         }
 
         private static MethodHandle down(SymbolLookup lookup, String name, FunctionDescriptor d) {
