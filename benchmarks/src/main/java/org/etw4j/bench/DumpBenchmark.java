@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
@@ -73,11 +72,7 @@ public class DumpBenchmark {
     /** The peer: every record decoded, nothing written (format does not matter; run once per file). */
     @Benchmark
     public void decodeOnly(Blackhole bh) throws IOException {
-        ManifestRegistry registry = new ManifestRegistry();
-        if (!manifest.equals("none")) {
-            registry.register(Corpus.manifest(manifest));
-        }
-        EventDecoder decoder = new EventDecoder(registry);
+        EventDecoder decoder = new EventDecoder(CorpusLoop.registry(manifest));
         try (EtlFile etl = EtlFile.open(Corpus.file(file))) {
             EtlCursor pass = etl.cursor();
             while (pass.advance()) {

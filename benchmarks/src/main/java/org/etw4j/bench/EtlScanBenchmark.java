@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -41,42 +39,30 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 3, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class EtlScanBenchmark {
 
-    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     @Param({"airbus__ShutdownPerfDiagLogger.etl", "perfview__diaghub.diaghub.etl", "perfview__net.4.5.2.x64.etl",
             "krabsetw__powershell.etl", "airbus__AMSITrace.etl"})
     public String file;
 
-    private EtlFile etl;
-    private EtlCursor cursor;
+    private CorpusLoop loop;
     private final EventDecoder decoder = new EventDecoder();
 
     @Setup
     public void open() throws IOException {
-        etl = EtlFile.open(Corpus.file(file));
-        cursor = etl.cursor();
+        loop = CorpusLoop.open(file);
     }
 
     @TearDown
     public void close() {
-        etl.close();
+        loop.close();
     }
 
     private EtlRecordView nextView() {
-        return advance().record();
+        return loop.nextView();
     }
 
     private EtlRecordEvent next() {
-        return adapter.of(advance().record());
-    }
-
-    private EtlCursor advance() {
-        if (!cursor.advance()) {
-            cursor = etl.cursor();
-            cursor.advance();
-        }
-        return cursor;
+        return loop.next();
     }
 
     @Benchmark

@@ -2,13 +2,9 @@ package org.etw4j.bench;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
@@ -51,50 +47,34 @@ public class FormatterBenchmark {
     @Param({"none", "ClrEtwAll.man"})
     public String manifest;
 
-    private EtlFile etl;
-    private EtlCursor cursor;
-    private final EtlRecordEvent record = new EtlRecordEvent();
+    private CorpusLoop loop;
     private EventView view;
     private EventFormatter formatter;
 
     @Setup
     public void open() throws IOException {
-        ManifestRegistry registry = new ManifestRegistry();
-        if (!manifest.equals("none")) {
-            registry.register(Corpus.manifest(manifest));
-        }
-        view = new EventView(new EventDecoder(registry));
+        view = new EventView(new EventDecoder(CorpusLoop.registry(manifest)));
         formatter = new EventFormatter(EventFormat.valueOf(format.toUpperCase(java.util.Locale.ROOT)),
                 OutputStream.nullOutputStream());
-        etl = EtlFile.open(Corpus.file(file));
-        cursor = etl.cursor();
+        loop = CorpusLoop.open(file);
     }
 
     @TearDown
     public void close() {
-        etl.close();
-    }
-
-    /** Moves the file's public cursor on (what the read path runs for one file), starting over at the end. */
-    private EtlRecordEvent next() {
-        if (!cursor.advance()) {
-            cursor = etl.cursor();
-            cursor.advance();
-        }
-        return record.of(cursor.record());
+        loop.close();
     }
 
     @Benchmark
     public void format() {
-        EtlRecordEvent r = next();
-        formatter.write(r, view.decode(r), cursor.record().timestampInstant());
+        EtlRecordEvent r = loop.next();
+        formatter.write(r, view.decode(r), loop.view().timestampInstant());
     }
 
     /** The peer: the same decode and timestamp, nothing written. */
     @Benchmark
     public void decodeOnly(Blackhole bh) {
-        EtlRecordEvent r = next();
+        EtlRecordEvent r = loop.next();
         bh.consume(view.decode(r).fieldCount());
-        bh.consume(cursor.record().timestampInstant());
+        bh.consume(loop.view().timestampInstant());
     }
 }

@@ -5,9 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,8 +42,6 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class ViewDecodeBenchmark {
 
-    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
 
     @Param({"airbus__ShutdownPerfDiagLogger.etl", "perfview__net.4.5.2.x64.etl"})
     public String file;
@@ -53,35 +49,25 @@ public class ViewDecodeBenchmark {
     @Param({"none", "ClrEtwAll.man"})
     public String manifest;
 
-    private EtlFile etl;
-    private EtlCursor cursor;
+    private CorpusLoop loop;
     private EventDecoder decoder;
     private EventView view;
     private final StringBuilder line = new StringBuilder(4096);
 
     @Setup
     public void open() throws IOException {
-        ManifestRegistry registry = new ManifestRegistry();
-        if (!manifest.equals("none")) {
-            registry.register(Corpus.manifest(manifest));
-        }
-        decoder = new EventDecoder(registry);
+        decoder = new EventDecoder(CorpusLoop.registry(manifest));
         view = new EventView(decoder);
-        etl = EtlFile.open(Corpus.file(file));
-        cursor = etl.cursor();
+        loop = CorpusLoop.open(file);
     }
 
     @TearDown
     public void close() {
-        etl.close();
+        loop.close();
     }
 
     private EtlRecordEvent next() {
-        if (!cursor.advance()) {
-            cursor = etl.cursor();
-            cursor.advance();
-        }
-        return adapter.of(cursor.record());
+        return loop.next();
     }
 
     @Benchmark
@@ -102,10 +88,10 @@ public class ViewDecodeBenchmark {
      */
     @Benchmark
     public long viewDecodeFile(Blackhole bh) {
-        EtlCursor c = etl.cursor();
+        EtlCursor c = loop.file().cursor();
         long n = 0;
         while (c.advance()) {
-            bh.consume(view.decode(adapter.of(c.record())).fieldCount());
+            bh.consume(view.decode(loop.present(c.record())).fieldCount());
             n++;
         }
         return n;
@@ -114,10 +100,10 @@ public class ViewDecodeBenchmark {
     /** The peer of {@link #viewDecodeFile}: the same pass decoding every record to a {@link DecodedEvent}. */
     @Benchmark
     public long fullDecodeFile(Blackhole bh) {
-        EtlCursor c = etl.cursor();
+        EtlCursor c = loop.file().cursor();
         long n = 0;
         while (c.advance()) {
-            bh.consume(decoder.decode(adapter.of(c.record())));
+            bh.consume(decoder.decode(loop.present(c.record())));
             n++;
         }
         return n;
