@@ -211,27 +211,6 @@ class RealEtwFidelityTest {
         return columns[columns.length - 1].replace("\"", "").strip();
     }
 
-    /** Every record OpenTraceW/ProcessTrace deliver for {@code etl}, as facts. */
-    private List<RecordFacts> readWithOpenTrace(Path etl) {
-        List<RecordFacts> facts = new ArrayList<>();
-        List<Throwable> errors = new ArrayList<>();
-        try (TraceConsumer c = backend.openFile(etl, new RecordSink() {
-            @Override
-            public void onRecord(RawEventRecord r) {
-                facts.add(RecordFacts.of(r));
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                errors.add(error);
-            }
-        })) {
-            c.process(); // returns at the end of the file
-        }
-        assertEquals(List.of(), errors);
-        return facts;
-    }
-
     // ------------------------------------------------------------------ values, header, traits
 
     /**
@@ -637,8 +616,8 @@ class RealEtwFidelityTest {
         long lost = s.query().eventsLost();
         s.stop();
         long failedNoMemory = p.statistics().failuresByStatus().getOrDefault(Win32Error.ERROR_NOT_ENOUGH_MEMORY.code(), 0L);
-        List<RecordFacts> openTrace = readWithOpenTrace(etl).stream().filter(f -> f.provider().equals(p.id())).toList();
-        List<RecordFacts> etw4j = SyntheticEtl.readWithEtw4j(etl).stream().filter(f -> f.provider().equals(p.id())).toList();
+        List<RecordFacts> openTrace = FileReaders.openTrace(backend, etl).stream().filter(f -> f.provider().equals(p.id())).toList();
+        List<RecordFacts> etw4j = FileReaders.etw4j(etl).stream().filter(f -> f.provider().equals(p.id())).toList();
         RecordFacts.assertSameRecords(openTrace, etw4j, "OpenTraceW against etw4j");
         assertTrue(lost > 0, "4 KB x 2 buffers lose part of a 50,000-event burst");
         assertEquals(written, openTrace.size() + lost, "recorded " + openTrace.size() + " + lost " + lost);
@@ -686,23 +665,11 @@ class RealEtwFidelityTest {
         EtwProvider p = provider(s.name() + "-mixed", null);
         s.enableProvider(p.id(), EnableParameters.builder().level(Level.VERBOSE).property(EnableProperty.SID)
                 .property(EnableProperty.TS_ID).property(EnableProperty.STACK_TRACE).waitForCallbacks(WAIT).build());
-        TraceLoggingEvent tl = TraceLoggingEvent.builder("Mixed").int32Field("n").stringField("s").build();
-        int[] sizes = {0, 1, 7, 100, 4000};
-        for (int i = 0; i < 200; i++) {
-            byte[] payload = new byte[sizes[i % sizes.length]];
-            java.util.Arrays.fill(payload, (byte) i);
-            assertEquals(0, p.write(EventDescriptor.of(1 + i % 5, Level.INFORMATIONAL, 1), new EventData().add(payload)));
-            assertEquals(0, p.event(tl).int32(i).string("value " + i).write());
-            if (i % 50 == 0) {
-                try (ActivityScope a = p.startActivity(EventDescriptor.of(60, Level.INFORMATIONAL, 1))) {
-                    p.write(EventDescriptor.of(61, Level.INFORMATIONAL, 1), new EventData().add(intPayload(i)));
-                }
-            }
-        }
+        int events = FileReaders.writeMixedEvents(p);
         s.stop();
-        List<RecordFacts> openTrace = readWithOpenTrace(etl);
-        List<RecordFacts> etw4j = SyntheticEtl.readWithEtw4j(etl);
-        assertEquals(200 * 2 + 4 * 3, openTrace.stream().filter(f -> f.provider().equals(p.id())).count());
+        List<RecordFacts> openTrace = FileReaders.openTrace(backend, etl);
+        List<RecordFacts> etw4j = FileReaders.etw4j(etl);
+        assertEquals(events, openTrace.stream().filter(f -> f.provider().equals(p.id())).count());
         RecordFacts.assertSameRecords(openTrace, etw4j, "OpenTraceW against etw4j's reader");
     }
 
@@ -715,9 +682,9 @@ class RealEtwFidelityTest {
         Path etl = dir.resolve("etw4j-written.etl");
         long now = (System.currentTimeMillis() + 11_644_473_600_000L) * 10_000L;
         List<RecordFacts> written = SyntheticEtl.write(etl, now);
-        List<RecordFacts> openTrace = readWithOpenTrace(etl);
+        List<RecordFacts> openTrace = FileReaders.openTrace(backend, etl);
         RecordFacts.assertSameRecords(written, SyntheticEtl.eventHeaderRecords(openTrace), "written against OpenTraceW");
-        RecordFacts.assertSameRecords(SyntheticEtl.readWithEtw4j(etl), openTrace, "etw4j's reader against OpenTraceW");
+        RecordFacts.assertSameRecords(FileReaders.etw4j(etl), openTrace, "etw4j's reader against OpenTraceW");
     }
 
     // ------------------------------------------------------------------ other processes
@@ -799,12 +766,12 @@ class RealEtwFidelityTest {
         Path etl = dir.resolve("private.etl");
         Path written = Files.exists(etl) ? etl : dir.resolve("private.etl_" + ok[2]);
         assertTrue(Files.exists(written), "the private session's file " + etl + " or " + written);
-        List<RecordFacts> openTrace = readWithOpenTrace(written).stream().filter(f -> f.provider().equals(provider)).toList();
+        List<RecordFacts> openTrace = FileReaders.openTrace(backend, written).stream().filter(f -> f.provider().equals(provider)).toList();
         assertEquals(100, openTrace.size());
         for (int i = 0; i < 100; i++) {
             assertEquals(String.format("%02x000000", i), openTrace.get(i).userData(), "event " + i);
         }
-        RecordFacts.assertSameRecords(openTrace, SyntheticEtl.readWithEtw4j(written).stream()
+        RecordFacts.assertSameRecords(openTrace, FileReaders.etw4j(written).stream()
                 .filter(f -> f.provider().equals(provider)).toList(), "private session file");
     }
 }

@@ -7,9 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlWriter;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.LogfileHeader;
@@ -105,22 +102,6 @@ final class SyntheticEtl {
         return new Event(flags, 4000 + i % 5, 1234, fileTime, i % 2 == 0 ? PROVIDER_A : PROVIDER_B, 1 + i % 9,
                 1 + i % 5, i % 3, 10 + i % 4, 1L << (i % 8), activity, i % 3, List.copyOf(types), List.copyOf(data),
                 payload);
-    }
-
-    /** The facts of every record etw4j's pure-Java reader returns for {@code etl}, checking it skipped none. */
-    static List<RecordFacts> readWithEtw4j(Path etl) throws IOException {
-        List<RecordFacts> facts = new ArrayList<>();
-        EtlRecordEvent adapter = new EtlRecordEvent();
-        try (EtlFile file = EtlFile.open(etl)) {
-            EtlCursor c = file.cursor();
-            while (c.advance()) {
-                facts.add(RecordFacts.of(adapter.of(c.record())));
-            }
-            if (file.warningCount() != 0) {
-                throw new AssertionError("the reader warned " + file.warningCount() + " times on " + etl);
-            }
-        }
-        return facts;
     }
 
     /** Only the EVENT_HEADER records (drops the logfile header and other classic records). */

@@ -24,7 +24,7 @@ class SyntheticEtlTest {
     void etw4jsReaderReturnsEveryRecordTheWriterWroteWithEveryFact(@TempDir Path dir) throws Exception {
         Path etl = dir.resolve("synthetic.etl");
         List<RecordFacts> written = SyntheticEtl.write(etl, 133_000_000_000_000_000L);
-        List<RecordFacts> read = SyntheticEtl.readWithEtw4j(etl);
+        List<RecordFacts> read = FileReaders.etw4j(etl);
         List<RecordFacts> events = SyntheticEtl.eventHeaderRecords(read);
         assertEquals(SyntheticEtl.EVENTS, events.size());
         assertTrue(read.size() > events.size(), "the logfile header record is returned too (a classic record)");
