@@ -34,10 +34,13 @@ public record KernelTracing(Set<KernelFlag> flags, KernelLogger logger, int samp
     /** {@code SystemTraceControlGuid} (evntrace.h): the NT Kernel Logger's Wnode.Guid. */
     public static final Guid SYSTEM_TRACE_CONTROL_GUID = Guid.parse("9e814aad-3204-11d2-9a82-006008a86939");
     /**
-     * The shortest interval accepted here: 1,221 units of 100 ns (0.1221 ms); the longest is 10,000,000 (1 s). This
-     * is the range xperf's usage text gives for {@code -SetProfInt} ("[1221 .. 10000000]"); MS Learn documents only
-     * the unit (100 ns) and the 1 ms default ("Notes on WPA Sampling"), so the range is checked on Windows by
-     * RealEtwTest, not here.
+     * The shortest interval accepted here: 1,221 units of 100 ns (0.1221 ms); the longest is 10,000,000 (1 s). MS Learn
+     * documents only the unit (100 ns) and the 1 ms default ("Notes on WPA Sampling"). The longest is TraceEvent's
+     * bound (microsoft/perfview, src/TraceEvent/TraceEventSession.cs at f3ec1b38, where it refuses a longer interval:
+     * "The API seems to have an upper bound of 1 second"), an observation, not a documented limit. The shortest is
+     * ours: xperf's usage text for {@code -SetProfInt} as remembered ("[1221 .. 10000000]"), found in no stored
+     * source; TraceEvent says only "typically .125 Msec" (1,250). Both ends are checked on Windows by
+     * RealEtwFidelityTest.theSamplingIntervalBoundsAreAcceptedAndReadBack (not run yet).
      */
     public static final int MIN_SAMPLING_INTERVAL_100NS = 1_221;
     /** The longest sampling interval, 1 s in 100 ns units. */

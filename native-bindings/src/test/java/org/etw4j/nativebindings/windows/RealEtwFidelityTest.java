@@ -627,6 +627,30 @@ class RealEtwFidelityTest {
         }
     }
 
+    // ------------------------------------------------------------------ kernel sampling interval
+
+    /**
+     * Issue 21, item 12's range (KernelTracing's MIN/MAX_SAMPLING_INTERVAL_100NS: 10,000,000 from TraceEvent, 1,221
+     * ours): a system logger session with CPU sampling at each end takes the interval (TraceSetInformation
+     * TraceSampledProfileIntervalInfo succeeds) and its CollectionStart reports it. A failure here says which end
+     * Windows does not accept as given (TraceEvent expects "typically .125 Msec" as the lower bound).
+     */
+    @Test
+    void theSamplingIntervalBoundsAreAcceptedAndReadBack(@TempDir Path dir) throws Exception {
+        for (int interval : new int[] {org.etw4j.controller.KernelTracing.MIN_SAMPLING_INTERVAL_100NS,
+                org.etw4j.controller.KernelTracing.MAX_SAMPLING_INTERVAL_100NS}) {
+            Path etl = dir.resolve("interval-" + interval + ".etl");
+            org.etw4j.controller.KernelTracing k = org.etw4j.controller.KernelTracing.of(
+                            org.etw4j.controller.KernelFlag.PROCESS, org.etw4j.controller.KernelFlag.PROFILE)
+                    .withSamplingInterval(Duration.ofNanos(interval * 100L));
+            SessionControl s = start(SessionConfig.file(newName(), etl).kernel(k).build());
+            Thread.sleep(1_500);
+            s.stop();
+            assertEquals(interval, org.etw4j.consumer.model.TraceModel.read(etl).cpuProfile().intervalHundredNs(),
+                    "CollectionStart's interval for " + interval);
+        }
+    }
+
     // ------------------------------------------------------------------ consumers
 
     /**
