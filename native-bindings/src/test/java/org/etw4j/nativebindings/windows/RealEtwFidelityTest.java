@@ -39,7 +39,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
@@ -68,8 +67,6 @@ import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.TraceConsumer;
 import org.etw4j.tracelogging.TraceLoggingEvent;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -82,49 +79,16 @@ import org.junit.jupiter.api.io.TempDir;
  * (no Windows machine): the first Windows run is its first run. What runs off Windows instead is named per case
  * in docs/windows-testing.md.
  *
- * <p>Sessions are named {@value #PREFIX}... (RealEtwTest's prefix: its stale-session clean-up and the workflow's
+ * <p>Sessions are named {@value RealEtwFixture#PREFIX}... (RealEtwTest's prefix: its stale-session clean-up and the workflow's
  * clean-up step cover them).
  */
 @EnabledOnOs(OS.WINDOWS)
-class RealEtwFidelityTest {
-    private static final String PREFIX = "etw4j-realetw-";
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
-    private WindowsBackend backend;
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @BeforeEach
-    void setUp() {
-        backend = WindowsBackend.create();
-        Sessions.stopStale(backend, PREFIX);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
-        assertEquals(List.of(), backend.upcallFailures());
-    }
+class RealEtwFidelityTest extends RealEtwFixture {
 
     // ------------------------------------------------------------------ fixture
 
     private static String newName() {
         return PREFIX + UUID.randomUUID();
-    }
-
-    /** Starts a session, or aborts the test when the process is not elevated. */
-    private SessionControl start(SessionConfig config) {
-        try {
-            SessionControl s = backend.startSession(config);
-            cleanup.add(s::stop);
-            return s;
-        } catch (EtwException e) {
-            if (e.error() == Win32Error.ERROR_ACCESS_DENIED) {
-                abort("needs an elevated prompt (Administrator) or the 'Performance Log Users' group: " + e.getMessage());
-            }
-            throw e;
-        }
     }
 
     private SessionControl startRealTime() {

@@ -47,8 +47,6 @@ import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.TraceConsumer;
 import org.etw4j.tracelogging.TraceLoggingEvent;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -59,46 +57,13 @@ import org.junit.jupiter.api.io.TempDir;
  * Administrator rights or membership of "Performance Log Users": without them the tests abort (skip) with that
  * message. Run from an elevated prompt: {@code ./mvnw -pl native-bindings test -Dtest=RealEtwTest}.
  *
- * <p>Sessions are named {@value #PREFIX}... and stale ones from a crashed run are stopped first. The file test
+ * <p>Sessions are named {@value RealEtwFixture#PREFIX}... and stale ones from a crashed run are stopped first. The file test
  * reads the .etl back with OpenTraceW through the backend itself ({@link WindowsBackend#openFile}): reading with
  * ETW's own parser checks what ETW wrote without trusting our pure-Java reader; comparing both readers belongs in an
  * etw-consumer test. The TDH decoding test uses etw-consumer's EventStream (a test-scope dependency).
  */
 @EnabledOnOs(OS.WINDOWS)
-class RealEtwTest {
-    private static final String PREFIX = "etw4j-realetw-";
-    private static final Duration WAIT = Duration.ofSeconds(20);
-
-    private WindowsBackend backend;
-    private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    @BeforeEach
-    void setUp() {
-        backend = WindowsBackend.create();
-        Sessions.stopStale(backend, PREFIX);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = cleanup.size() - 1; i >= 0; i--) {
-            cleanup.get(i).close();
-        }
-        assertEquals(List.of(), backend.upcallFailures());
-    }
-
-    /** Starts a session, or aborts the test with the reason when the process is not elevated. */
-    private SessionControl start(SessionConfig config) {
-        try {
-            SessionControl s = backend.startSession(config);
-            cleanup.add(s::stop);
-            return s;
-        } catch (EtwException e) {
-            if (e.error() == Win32Error.ERROR_ACCESS_DENIED) {
-                abort("needs an elevated prompt (Administrator) or the 'Performance Log Users' group: " + e.getMessage());
-            }
-            throw e;
-        }
-    }
+class RealEtwTest extends RealEtwFixture {
 
     /** A provider registered for the session {@code sessionName}, closed after the test. */
     private EtwProvider provider(String sessionName) {
@@ -666,41 +631,19 @@ class RealEtwTest {
     // ------------------------------------------------------------------ file modes and private sessions (issue 21: 11, 10)
 
     /** The first int of each event of {@code provider} in {@code etl}, as OpenTraceW/ProcessTrace deliver them. */
-    private List<Integer> readWithOpenTrace(Path etl, Guid provider) throws Exception {
-        List<Integer> values = new ArrayList<>();
-        List<Throwable> errors = new ArrayList<>();
-        try (TraceConsumer c = backend.openFile(etl, new RecordSink() {
-            @Override
-            public void onRecord(RawEventRecord r) {
-                if (r.providerId().equals(provider)) {
-                    values.add(r.userData().getInt(0));
-                }
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                errors.add(error);
-            }
-        })) {
-            c.process(); // returns at the end of the file
-        }
-        assertEquals(List.of(), errors);
-        return values;
+    private List<Integer> readWithOpenTrace(Path etl, Guid provider) {
+        return firstInts(FileReaders.openTrace(backend, etl), provider);
     }
 
     /** The same values through etw4j's pure-Java reader, in its time order. */
     private static List<Integer> readWithEtw4j(Path etl, Guid provider) throws Exception {
-        List<Integer> values = new ArrayList<>();
-        try (EtlFile file = EtlFile.open(etl)) {
-            EtlCursor c = file.cursor();
-            while (c.advance()) {
-                if (c.record().kind() == HeaderKind.EVENT_HEADER && c.record().providerId().equals(provider)) {
-                    values.add(c.record().userData().getInt(0));
-                }
-            }
-            assertEquals(0, file.warningCount(), "the reader skipped nothing in " + etl);
-        }
-        return values;
+        return firstInts(FileReaders.etw4j(etl), provider);
+    }
+
+    /** The first int (little-endian) of the payload of each EVENT_HEADER record of {@code provider}. */
+    private static List<Integer> firstInts(List<RecordFacts> facts, Guid provider) {
+        return facts.stream().filter(f -> !f.classic() && f.provider().equals(provider))
+                .map(f -> Integer.reverseBytes(Integer.parseUnsignedInt(f.userData().substring(0, 8), 16))).toList();
     }
 
     /** Writes {@code n} numbered events of about 200 bytes. */
