@@ -263,8 +263,7 @@ class RealEtwFidelityTest extends RealEtwFixture {
                 }
             }
         });
-        s.enableProvider(kernelProcess, EnableParameters.of(Level.INFORMATIONAL, 0x10));
-        Thread.sleep(1_000); // asynchronous enable (Timeout 0): let it reach the kernel provider
+        s.enableProvider(kernelProcess, EnableParameters.of(Level.INFORMATIONAL, 0x10).withCallbackWait(WAIT));
         Process child = new ProcessBuilder("cmd.exe", "/c", "exit", "0").start();
         long childPid = child.pid();
         assertTrue(child.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS));

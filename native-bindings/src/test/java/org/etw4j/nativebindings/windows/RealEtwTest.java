@@ -383,7 +383,8 @@ class RealEtwTest extends RealEtwFixture {
         // decoded on the delivery thread, while the record can still ask TDH
         stream.onEvent(kernelProcess, 1, e -> starts.add(e.decoded()));
         stream.startAsync();
-        s.enableProvider(kernelProcess, EnableParameters.of(Level.INFORMATIONAL, 0x10));
+        // waited: since issue 21, item 4 the default Timeout is 0, and the child must start after the enable took
+        s.enableProvider(kernelProcess, EnableParameters.of(Level.INFORMATIONAL, 0x10).withCallbackWait(WAIT));
         Process child = new ProcessBuilder("cmd.exe", "/c", "exit", "0").start();
         long childPid = child.pid();
         assertTrue(child.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS));
