@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.Win32Error;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.EnableProperty;
@@ -23,17 +24,16 @@ import org.etw4j.controller.SessionInfo;
 import org.etw4j.format.LogfileHeader;
 import org.etw4j.internal.ServiceProviders;
 import org.etw4j.provider.EventData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackendFactory;
-import org.etw4j.spi.FilterData;
 import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.LogFileSinkFactory;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 
 /**

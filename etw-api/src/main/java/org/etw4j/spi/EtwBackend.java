@@ -2,6 +2,7 @@ package org.etw4j.spi;
 
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 

@@ -5,7 +5,7 @@
  * <p>Entry point for applications: {@link org.etw4j.spi.EtwBackends#getDefault()} (chosen with
  * {@code -Detw4j.backend=simulated|windows-ffm|jna}, else the best one that loads); backends are found as
  * {@link org.etw4j.spi.EtwBackendFactory} services. Applications meet {@link org.etw4j.spi.EtwBackend},
- * {@link org.etw4j.spi.ThreadActivityIds} and {@link org.etw4j.spi.RawEventRecord} through the provider and
+ * {@link org.etw4j.ThreadActivityIds} and {@link org.etw4j.spi.RawEventRecord} through the provider and
  * consumer APIs; the other types are for backend implementers.
  *
  * <p>Threading: backends, registrations and sessions are thread-safe. Reuse: a {@code RawEventRecord} handed to a
@@ -15,3 +15,4 @@
  * code.
  */
 package org.etw4j.spi;
+import org.etw4j.ThreadActivityIds;

@@ -36,7 +36,7 @@ import org.etw4j.provider.EnableNotification;
 import org.etw4j.provider.EventData;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.tracelogging.InType;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 import org.etw4j.tracelogging.TraceLoggingSchema;

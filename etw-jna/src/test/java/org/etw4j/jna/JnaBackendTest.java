@@ -34,7 +34,7 @@ import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
 import org.etw4j.sim.SimulatedBackend;
 import org.etw4j.spi.EnableCallback;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RawEventRecord;
 import org.etw4j.spi.RecordSink;

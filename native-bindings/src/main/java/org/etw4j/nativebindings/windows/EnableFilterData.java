@@ -6,7 +6,7 @@ import java.util.List;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 
 /**
  * Copies the {@code EVENT_FILTER_DESCRIPTOR} an enable callback receives into {@link FilterData} values (seed
