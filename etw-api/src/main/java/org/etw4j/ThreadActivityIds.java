@@ -20,7 +20,7 @@ public interface ThreadActivityIds {
 
     /**
      * The ActivityId to pass to {@code EventWriteTransfer} for a write that names none: the id itself, or null
-     * when ETW should use the calling OS thread's id (see {@link JavaThreadActivityIds}).
+     * when ETW should use the calling OS thread's id (see {@code org.etw4j.spi.JavaThreadActivityIds}).
      */
     default Guid forWrite() {
         return get();
