@@ -99,7 +99,7 @@ public final class TraceSession implements AutoCloseable {
     }
 
     /**
-     * Enables a provider by name or GUID text, resolved by {@link #resolve(String, EtwBackend, Map)} against the
+     * Enables a provider by name or GUID text, resolved by {@link #resolve(String, Backend, Map)} against the
      * providers registered on this session's machine (no manifests): {@code "Microsoft-Windows-Kernel-Process"}
      * enables the GUID Windows registered for it, {@code "MyCompany-MyService"} (an EventSource or TraceLogging
      * name) the GUID hashed from the name. The GUID and the rule that chose it are logged at INFO; a
@@ -197,7 +197,7 @@ public final class TraceSession implements AutoCloseable {
     /**
      * A provider GUID from a GUID text or a provider name, by the last rule only (the EventSource/TraceLogging
      * hash): right for providers written with etw4j, EventSource or TraceLogging; wrong for Windows' own providers,
-     * which {@link #resolve(String, EtwBackend, Map)} finds.
+     * which {@link #resolve(String, Backend, Map)} finds.
      */
     public static Guid resolve(String provider) {
         Objects.requireNonNull(provider, "provider");
