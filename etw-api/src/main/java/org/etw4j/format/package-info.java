@@ -4,7 +4,7 @@
  *
  * <p>Entry point for applications: {@link org.etw4j.provider.PayloadBuffer} (what
  * {@code EventWriter.payload()} gives for encodings the writer has no method for), and
- * {@link org.etw4j.format.LogfileHeader} with {@link org.etw4j.format.TimestampConverter} (an .etl file's header
+ * {@link org.etw4j.LogfileHeader} with {@link org.etw4j.TimestampConverter} (an .etl file's header
  * and clock). The layout classes are constants and static readers for etw4j's own modules.
  *
  * <p>Threading: layouts and readers are stateless and thread-safe; {@code LogfileHeader} and
@@ -12,4 +12,6 @@
  * and is reused for each event. Nothing here holds a native resource; nothing is closed.
  */
 package org.etw4j.format;
+import org.etw4j.LogfileHeader;
+import org.etw4j.TimestampConverter;
 import org.etw4j.provider.PayloadBuffer;
