@@ -5,10 +5,11 @@
  * <p>What applications call, exported to everyone (each package's package-info states its entry point and its
  * threading, reuse and close contract): {@code org.etw4j} (values: GUIDs, descriptors, levels, activity ids; the
  * {@link org.etw4j.Backend} a provider or session runs on), {@code org.etw4j.provider}, {@code org.etw4j.tracelogging}
- * and {@code org.etw4j.controller}. No public signature there names a type of another package.
+ * and {@code org.etw4j.controller}. No public signature there names an etw4j type that is not exported to everyone
+ * ({@code PublicApiTest}).
  *
- * <p>Exported only to etw4j's own modules: {@code org.etw4j.spi} (what a backend implements, the record view the
- * consumer reads, backend selection), {@code org.etw4j.format} (ETW's byte layouts, written once for the modules
+ * <p>Exported only to etw4j's own modules: {@code org.etw4j.spi} (what a backend implements: registrations,
+ * sessions, real-time consumers and their record sink; backend selection), {@code org.etw4j.format} (ETW's byte layouts, written once for the modules
  * that read or write them) and {@code org.etw4j.sim} (the simulated ETW: applications reach it through
  * {@code Backend.getDefault()}, {@code -Detw4j.backend=simulated} or as the default off Windows).
  * {@code org.etw4j.internal} is exported to no module.
