@@ -3,7 +3,6 @@ package org.etw4j;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.etw4j.spi.EtwBackends;
-import org.etw4j.spi.ThreadActivityIds;
 
 /**
  * Activity ids: the calling thread's id ({@code EventActivityIdControl} semantics, on the default backend) and

@@ -2,6 +2,7 @@ package org.etw4j.controller;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.etw4j.Backend;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
 import org.etw4j.spi.SessionIds;
@@ -22,20 +23,21 @@ public final class Sessions {
 
     /**
      * Stops the stale sessions of {@code backend} whose name starts with {@code prefix}: those this library can
-     * prove it started ({@link SessionIds#owner}: the session GUID etw4j gives every session it starts names the
+     * prove it started (the session GUID etw4j gives every session it starts names the
      * owner process) in a process that no longer runs. Another application's session, one of an etw4j process
      * still running (this one included) and one started before etw4j marked its sessions are left alone; stopping
      * them is {@link IfSessionExists#REPLACE}'s job, asked for by name. Returns the names stopped. Use a prefix
      * unique to your application (e.g. {@code "myapp-"}).
      */
-    public static List<String> stopStale(EtwBackend backend, String prefix) {
+    public static List<String> stopStale(Backend backend, String prefix) {
+        EtwBackend spi = EtwBackends.spi(backend);
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("stopStale needs a non-empty name prefix (refusing to stop every session)");
         }
         List<String> stopped = new ArrayList<>();
-        for (SessionInfo s : backend.querySessions()) {
+        for (SessionInfo s : spi.querySessions()) {
             if (s.name().startsWith(prefix) && isStale(s)) {
-                backend.stopSession(s.name());
+                spi.stopSession(s.name());
                 stopped.add(s.name());
             }
         }

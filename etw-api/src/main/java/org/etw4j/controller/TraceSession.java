@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.etw4j.Backend;
 import org.etw4j.Guid;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
@@ -49,11 +50,12 @@ public final class TraceSession implements AutoCloseable {
     }
 
     /** Starts a session on {@code backend}. */
-    public static TraceSession start(SessionConfig config, EtwBackend backend) {
+    public static TraceSession start(SessionConfig config, Backend backend) {
+        EtwBackend spi = EtwBackends.spi(backend);
         Objects.requireNonNull(config, "config");
-        SessionControl c = backend.startSession(config);
+        SessionControl c = spi.startSession(config);
         boolean startedHere = config.ifExists() != IfSessionExists.ATTACH || c.config() == config;
-        return new TraceSession(backend, c, startedHere);
+        return new TraceSession(spi, c, startedHere);
     }
 
     /** Controls a running session without owning it. */
@@ -62,8 +64,9 @@ public final class TraceSession implements AutoCloseable {
     }
 
     /** Controls a running session of {@code backend} without owning it. */
-    public static TraceSession attach(String name, EtwBackend backend) {
-        return new TraceSession(backend, backend.attachSession(name), false);
+    public static TraceSession attach(String name, Backend backend) {
+        EtwBackend spi = EtwBackends.spi(backend);
+        return new TraceSession(spi, spi.attachSession(name), false);
     }
 
     public String name() {
@@ -78,7 +81,7 @@ public final class TraceSession implements AutoCloseable {
         return control.config();
     }
 
-    public EtwBackend backend() {
+    public Backend backend() {
         return backend;
     }
 
@@ -96,7 +99,7 @@ public final class TraceSession implements AutoCloseable {
     }
 
     /**
-     * Enables a provider by name or GUID text, resolved by {@link #resolve(String, EtwBackend, Map)} against the
+     * Enables a provider by name or GUID text, resolved by {@link #resolve(String, Backend, Map)} against the
      * providers registered on this session's machine (no manifests): {@code "Microsoft-Windows-Kernel-Process"}
      * enables the GUID Windows registered for it, {@code "MyCompany-MyService"} (an EventSource or TraceLogging
      * name) the GUID hashed from the name. The GUID and the rule that chose it are logged at INFO; a
@@ -109,14 +112,14 @@ public final class TraceSession implements AutoCloseable {
 
     /**
      * Resolves a provider name or GUID text: a GUID; else a provider registered on {@code backend}'s machine
-     * ({@link EtwBackend#registeredProviders()}, TdhEnumerateProviders on Windows); else one of {@code manifests}
+     * (TdhEnumerateProviders on Windows); else one of {@code manifests}
      * (name to GUID, from manifests the user gave); else the EventSource/TraceLogging hash of the name. Logs the
      * choice (INFO) and any warning (WARNING) of the {@link ProviderResolution}.
      */
-    public static ProviderResolution resolve(String provider, EtwBackend backend, Map<String, Guid> manifests) {
+    public static ProviderResolution resolve(String provider, Backend backend, Map<String, Guid> manifests) {
         Map<String, Guid> registered;
         try {
-            registered = backend.registeredProviders();
+            registered = EtwBackends.spi(backend).registeredProviders();
         } catch (RuntimeException e) { // an enumeration that fails costs the rule, not the enable
             Log.LOG.log(System.Logger.Level.WARNING, "could not list the providers registered on this machine ("
                     + e.getMessage() + "); resolving '" + provider + "' without them");
@@ -163,7 +166,7 @@ public final class TraceSession implements AutoCloseable {
     /**
      * ControlTrace UPDATE: changes the flush timer (to a nonzero value) and the maximum number of buffers; anything
      * else Windows would ignore is refused with an {@link org.etw4j.EtwException} (ERROR_INVALID_PARAMETER, see
-     * {@link org.etw4j.spi.SessionUpdates}). Afterwards {@link #config()} is what the session runs with.
+     * {@code org.etw4j.spi.SessionUpdates}). Afterwards {@link #config()} is what the session runs with.
      */
     public void update(SessionConfig newConfig) {
         control.update(newConfig);
@@ -176,7 +179,7 @@ public final class TraceSession implements AutoCloseable {
     /**
      * Stops the session (whoever started it); idempotent. The session's buffers are flushed first: every event it
      * holds reaches its log file and the real-time consumers still open (live streams), which then end by
-     * themselves ({@link SessionControl#stop()}). So stop the session before closing a stream over it.
+     * themselves ({@code SessionControl.stop()}). So stop the session before closing a stream over it.
      */
     public void stop() {
         control.stop();
@@ -194,7 +197,7 @@ public final class TraceSession implements AutoCloseable {
     /**
      * A provider GUID from a GUID text or a provider name, by the last rule only (the EventSource/TraceLogging
      * hash): right for providers written with etw4j, EventSource or TraceLogging; wrong for Windows' own providers,
-     * which {@link #resolve(String, EtwBackend, Map)} finds.
+     * which {@link #resolve(String, Backend, Map)} finds.
      */
     public static Guid resolve(String provider) {
         Objects.requireNonNull(provider, "provider");

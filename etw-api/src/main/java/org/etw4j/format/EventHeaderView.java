@@ -1,11 +1,12 @@
 package org.etw4j.format;
 
+import org.etw4j.TimestampConverter;
 import static org.etw4j.format.EventHeaderLayout.*;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.etw4j.Guid;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 
 /**
  * A reusable view of one {@code EVENT_HEADER} record (types 0x12/0x13) inside an ETW buffer: the flyweight the

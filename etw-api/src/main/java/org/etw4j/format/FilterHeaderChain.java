@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 
 /**
  * Byte layout of the {@code EVENT_FILTER_TYPE_SCHEMATIZED} filter data an enable callback receives: a chain of

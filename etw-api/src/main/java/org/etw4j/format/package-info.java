@@ -1,14 +1,14 @@
 /**
  * ETW's byte formats, written once for every module that reads or writes them: {@code EVENT_HEADER},
- * {@code WMI_BUFFER_HEADER}, trace header kinds, the logfile header, payload encodings, filter header chains.
+ * {@code WMI_BUFFER_HEADER}, trace header kinds, the logfile header layout, primitive readers, filter header
+ * chains. Exported only to etw4j's own modules (see etw-api's module descriptor); the values applications meet
+ * ({@link org.etw4j.LogfileHeader}, {@link org.etw4j.TimestampConverter}, {@code PayloadBuffer}) live in
+ * exported packages.
  *
- * <p>Entry point for applications: {@link org.etw4j.format.PayloadBuffer} (what
- * {@code EventWriter.payload()} gives for encodings the writer has no method for), and
- * {@link org.etw4j.format.LogfileHeader} with {@link org.etw4j.format.TimestampConverter} (an .etl file's header
- * and clock). The layout classes are constants and static readers for etw4j's own modules.
+ * <p>Entry point: none; the layout classes are offsets and flags (constants), the readers static methods, as the
+ * Windows SDK headers and MS Learn define them (each class names its source).
  *
- * <p>Threading: layouts and readers are stateless and thread-safe; {@code LogfileHeader} and
- * {@code TimestampConverter} are immutable. A {@code PayloadBuffer} is not thread-safe: it belongs to its writer
- * and is reused for each event. Nothing here holds a native resource; nothing is closed.
+ * <p>Threading: stateless and thread-safe; {@link org.etw4j.format.EventHeaderView} is a view over a buffer the
+ * caller owns, valid while that buffer is. Nothing here holds a native resource; nothing is closed.
  */
 package org.etw4j.format;

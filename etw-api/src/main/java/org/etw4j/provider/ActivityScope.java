@@ -3,7 +3,7 @@ package org.etw4j.provider;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Opcode;
-import org.etw4j.spi.ThreadActivityIds;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**

@@ -2,7 +2,6 @@ package org.etw4j.provider;
 
 import java.util.List;
 import org.etw4j.Guid;
-import org.etw4j.spi.FilterData;
 
 /**
  * One enable notification as a provider's listeners receive it (the parameters of EnableCallback: MS Learn, PENABLECALLBACK callback function).

@@ -21,7 +21,7 @@ public record EnableState(boolean enabled, int level, long matchAnyKeyword, long
      * the way Windows' provider frameworks read it, where a recorded level of 0 means every level. Level 0 events
      * pass any level; keyword 0 events pass any keyword filter.
      *
-     * <p>The seed's example compares {@code eventLevel <= level} only, so a session enabling at level 0 (some
+     * <p>MS Learn's example on that page compares {@code eventLevel <= level} only, so a session enabling at level 0 (some
      * tools do by default) would get nothing but level-0 events. The frameworks most providers are written with
      * say otherwise, and this follows them: microsoft/tracelogging TraceLoggingDynamic.h (EnableCallback stores
      * {@code level != 0 ? level + 1 : 256}, IsEnabled tests {@code eventLevel < levelPlus1}) and mc.exe-generated

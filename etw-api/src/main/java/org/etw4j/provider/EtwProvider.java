@@ -11,16 +11,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.etw4j.Backend;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Opcode;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.Win32Error;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
-import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.tracelogging.ProviderIds;
 import org.etw4j.tracelogging.ProviderTraits;
 import org.etw4j.tracelogging.TraceLoggingEvent;
@@ -36,7 +36,7 @@ import org.etw4j.tracelogging.TraceLoggingEvent;
  * from any thread, {@link EnableListener}s included (they run on the provider's own notifier thread, never on
  * ETW's); on ETW's notification thread inside this provider's own enable callback, where Windows'
  * EventUnregister would wait for itself, the unregistration completes on a background thread right after the
- * callback (see {@link org.etw4j.spi.ProviderRegistration}).
+ * callback (see {@code org.etw4j.spi.ProviderRegistration}).
  *
  * <pre>{@code
  * try (EtwProvider provider = EtwProvider.register("MyCompany-MyService")) {
@@ -86,7 +86,7 @@ public final class EtwProvider implements AutoCloseable {
         this.name = b.name != null ? b.name : b.guid.toString();
         this.id = b.guid != null ? b.guid : ProviderIds.fromName(b.name);
         this.group = b.group;
-        this.backend = b.backend != null ? b.backend : EtwBackends.getDefault();
+        this.backend = b.backend != null ? EtwBackends.spi(b.backend) : EtwBackends.getDefault();
         this.traits = ProviderTraits.encode(name, group);
         this.enableListeners = List.copyOf(b.listeners);
         this.errorListener = b.errorListener;
@@ -163,7 +163,7 @@ public final class EtwProvider implements AutoCloseable {
     }
 
     /** The backend this provider is registered with. */
-    public EtwBackend backend() {
+    public Backend backend() {
         return backend;
     }
 
@@ -409,7 +409,7 @@ public final class EtwProvider implements AutoCloseable {
         private final String name;
         private Guid guid;
         private Guid group;
-        private EtwBackend backend;
+        private Backend backend;
         private final List<EnableListener> listeners = new ArrayList<>();
         private WriteErrorListener errorListener;
 
@@ -430,8 +430,8 @@ public final class EtwProvider implements AutoCloseable {
             return this;
         }
 
-        /** The backend to register with; default {@link EtwBackends#getDefault()}. */
-        public Builder backend(EtwBackend b) {
+        /** The backend to register with; default {@link Backend#getDefault()}. */
+        public Builder backend(Backend b) {
             this.backend = Objects.requireNonNull(b, "backend");
             return this;
         }

@@ -1,7 +1,6 @@
 package org.etw4j.provider;
 
 import java.util.Arrays;
-import org.etw4j.format.PayloadBuffer;
 
 /**
  * The data blocks of one event ({@code EVENT_DATA_DESCRIPTOR[]}): ETW concatenates them in order, without

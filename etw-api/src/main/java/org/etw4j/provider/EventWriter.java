@@ -3,7 +3,6 @@ package org.etw4j.provider;
 import java.time.Instant;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
-import org.etw4j.format.PayloadBuffer;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
 /**

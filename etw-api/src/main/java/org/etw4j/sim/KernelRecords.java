@@ -11,8 +11,8 @@ import org.etw4j.format.TraceHeaderTypes;
  * writes them, so that readers decode the simulator's kernel events as they decode Windows' ones.
  *
  * <p>Stateless; static methods; each returns a new little-endian array (unaligned; the session pads it). Which
- * header each event carries is what the recorded Windows traces of ../shared/etl-corpus show
- * (perfview__net.4.5.2.x64.etl, perfview__diaghub.diaghub.kernel.1.etl, read with etw-consumer's EtlFile): Process
+ * header each event carries is what traces recorded on Windows show (PerfView's sample traces
+ * net.4.5.2.x64.etl and diaghub.diaghub.kernel.1.etl, read with etw-consumer's EtlFile): Process
  * rundown v4 and PerfInfo SampledProfile v2 and StackWalk v2 in a PERFINFO_TRACE_HEADER (0x11, no process or thread
  * id), Thread rundown v3, Image rundown v3 and PerfInfo CollectionStart/End v3 in a full SYSTEM_TRACE_HEADER (0x02).
  * The corpus holds no CSwitch; it is written in a PERFINFO_TRACE_HEADER like the other high-rate PerfInfo-style

@@ -1,7 +1,7 @@
 package org.etw4j.sim;
 
+import org.etw4j.TimestampConverter;
 import org.etw4j.controller.ClockType;
-import org.etw4j.format.TimestampConverter;
 
 /**
  * A session's timestamp clock: raw ticks in the session's clock type, derived from {@link System#nanoTime()}

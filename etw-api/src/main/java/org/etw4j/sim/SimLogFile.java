@@ -3,9 +3,9 @@ package org.etw4j.sim;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import org.etw4j.LogfileHeader;
 import org.etw4j.controller.LogFileMode;
 import org.etw4j.controller.SessionConfig;
-import org.etw4j.format.LogfileHeader;
 import org.etw4j.spi.LogFileSink;
 
 /**

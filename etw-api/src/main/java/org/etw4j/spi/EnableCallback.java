@@ -2,6 +2,7 @@ package org.etw4j.spi;
 
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.provider.FilterData;
 
 /**
  * {@code PENABLECALLBACK} as a backend delivers it to a registered provider (MS Learn, PENABLECALLBACK callback function).

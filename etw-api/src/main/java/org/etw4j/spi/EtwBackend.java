@@ -1,25 +1,23 @@
 package org.etw4j.spi;
 
 import java.util.List;
+import org.etw4j.Backend;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 
 /**
- * One implementation of ETW: the simulated pure-Java engine, the Windows FFM backend, the JNA provider backend.
+ * One implementation of ETW (the simulated pure-Java engine, the Windows FFM backend, the JNA provider backend): the
+ * service-provider side of {@link Backend}, which is all applications see of it. etw4j's own modules implement it
+ * and call it; {@link EtwBackends#spi(Backend)} turns a backend an application passed back into this view.
  *
  * <p>Implementations are thread-safe and long-lived (normally one per process, from {@link EtwBackends}).
  * Everything above this interface (providers, sessions, streams) is backend-neutral; the backend contract test
  * suite states every rule once and runs against each implementation. Backends report failures of control
  * operations as {@link org.etw4j.EtwException}; event writes return Win32 status codes and never throw.
  */
-public interface EtwBackend {
-
-    /** A short name, e.g. {@code simulated} or {@code windows-ffm}. */
-    String name();
-
-    /** Whether this backend talks to the real ETW of the operating system. */
-    boolean isNative();
+public interface EtwBackend extends Backend {
 
     /**
      * {@code EventRegister}: registers a provider. The backend calls {@code callback} with the current enable
@@ -60,8 +58,4 @@ public interface EtwBackend {
         return java.util.Map.of();
     }
 
-    /** Whether this backend can start sessions (the JNA backend only emits). */
-    default boolean supportsControl() {
-        return true;
-    }
 }

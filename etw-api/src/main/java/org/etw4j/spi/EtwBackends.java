@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.ServiceLoader;
+import org.etw4j.Backend;
 import org.etw4j.internal.ServiceProviders;
 
 /**
@@ -68,6 +70,21 @@ public final class EtwBackends {
             }
         }
         return b;
+    }
+
+    /**
+     * The service-provider view of a backend an application passed in ({@code TraceSession.start},
+     * {@code EtwProvider.Builder.backend}, ...). Every backend is one: they come from {@link #getDefault()},
+     * {@link #choose} or a factory, and implement {@link EtwBackend}.
+     *
+     * @throws IllegalArgumentException for a {@link Backend} implemented elsewhere, which ETW cannot run on
+     */
+    public static EtwBackend spi(Backend backend) {
+        if (Objects.requireNonNull(backend, "backend") instanceof EtwBackend b) {
+            return b;
+        }
+        throw new IllegalArgumentException(backend.getClass().getName() + " is not an etw4j backend: use"
+                + " Backend.getDefault() (or -D" + PROPERTY + "=NAME); new backends implement " + EtwBackend.class.getName());
     }
 
     /** The factories visible to this class loader, best first. */

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodType;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 
 /**
  * The calling thread's activity id, the {@link ThreadActivityIds} every backend uses, shared with native code where

@@ -2,7 +2,7 @@ package org.etw4j.spi;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 
 /**
  * Where a file-mode session of the simulated backend puts its buffers: the seam behind which the .etl writer

@@ -2,7 +2,7 @@ package org.etw4j.spi;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 
 /**
  * Opens {@link LogFileSink}s; found with {@link java.util.ServiceLoader} (etw-consumer provides the .etl writer).

@@ -1,5 +1,6 @@
 package org.etw4j.spi;
 
+import org.etw4j.RawEventRecord;
 /**
  * Receives the records a {@link TraceConsumer} delivers ({@code PEVENT_RECORD_CALLBACK}, MS Learn, PEVENT_RECORD_CALLBACK callback function).
  *

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.etw4j.Guid;
-import org.etw4j.format.PayloadBuffer;
+import org.etw4j.provider.PayloadBuffer;
 
 /**
  * A TraceLogging provider metadata blob ("provider traits"): the provider name and optional traits such as the

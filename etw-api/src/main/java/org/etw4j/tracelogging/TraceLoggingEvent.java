@@ -10,7 +10,7 @@ import java.util.List;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Level;
 import org.etw4j.Opcode;
-import org.etw4j.format.PayloadBuffer;
+import org.etw4j.provider.PayloadBuffer;
 
 /**
  * The definition of one TraceLogging event: its {@link EventDescriptor} and its encoded event metadata blob

@@ -15,7 +15,7 @@ import org.etw4j.format.PrimitiveReader;
 /**
  * Walks one payload for {@link TraceLoggingSchema#decode}: a bounds-checked cursor over position..limit of a
  * buffer, reading with absolute indexes (the buffer's own position is left to the caller). The bytes of each
- * primitive are read by {@link PrimitiveReader}, shared with the manifest decoder of etw-consumer.
+ * primitive are read by {@code org.etw4j.format.PrimitiveReader}, shared with the manifest decoder of etw-consumer.
  *
  * <p>Single use, not thread-safe; one instance per decode call.
  */

@@ -29,14 +29,14 @@ import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 import org.etw4j.provider.ActivityScope;
 import org.etw4j.provider.ControlCode;
 import org.etw4j.provider.EnableNotification;
 import org.etw4j.provider.EventData;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.tracelogging.InType;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 import org.etw4j.tracelogging.TraceLoggingSchema;
@@ -685,7 +685,7 @@ public abstract class BackendContractTest {
         for (int i = 1; i < got.size(); i++) {
             assertTrue(got.get(i).timestamp() >= got.get(i - 1).timestamp(), "timestamp order at " + i);
         }
-        long now = org.etw4j.format.TimestampConverter.toFileTime(java.time.Instant.now());
+        long now = org.etw4j.TimestampConverter.toFileTime(java.time.Instant.now());
         assertTrue(Math.abs(now - got.get(0).timestamp()) < 60L * 10_000_000L, "timestamps are FILETIME near now");
     }
 
@@ -780,7 +780,7 @@ public abstract class BackendContractTest {
         a.enable(p.id(), waited(EnableParameters.of(Level.VERBOSE)));
         RecordingConsumer slow = new RecordingConsumer(backend, a.name()) {
             @Override
-            public void onRecord(org.etw4j.spi.RawEventRecord record) {
+            public void onRecord(org.etw4j.RawEventRecord record) {
                 super.onRecord(record);
                 if (record.id() % 64 == 0) {
                     Thread.onSpinWait();

@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.TraceConsumer;
 

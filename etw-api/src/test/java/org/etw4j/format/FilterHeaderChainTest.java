@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.etw4j.controller.EventFilter;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 import org.junit.jupiter.api.Test;
 
 /** The EVENT_FILTER_HEADER chain: hand-written bytes read as documented, encode/split round trip, non-chains. */

@@ -1,5 +1,7 @@
 package org.etw4j.format;
 
+import org.etw4j.TimestampConverter;
+import org.etw4j.provider.PayloadBuffer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,5 +1,7 @@
 package org.etw4j.format;
 
+import org.etw4j.LogfileHeader;
+import org.etw4j.TimestampConverter;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.ByteBuffer;

@@ -18,7 +18,7 @@ import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.ThreadActivityIds;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 import org.junit.jupiter.api.Test;
 

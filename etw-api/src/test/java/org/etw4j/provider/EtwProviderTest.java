@@ -14,7 +14,6 @@ import org.etw4j.Level;
 import org.etw4j.Win32Error;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.tracelogging.ProviderIds;
 import org.etw4j.tracelogging.ProviderTraits;

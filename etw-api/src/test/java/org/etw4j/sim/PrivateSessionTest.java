@@ -11,7 +11,7 @@ import org.etw4j.EtwException;
 import org.etw4j.Win32Error;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.RecordSink;
 import org.junit.jupiter.api.Test;

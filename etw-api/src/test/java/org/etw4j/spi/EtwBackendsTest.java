@@ -6,6 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.etw4j.Backend;
+import org.etw4j.controller.SessionConfig;
+import org.etw4j.controller.TraceSession;
+import org.etw4j.provider.EtwProvider;
 import org.etw4j.sim.SimulatedBackend;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
@@ -88,5 +92,37 @@ class EtwBackendsTest {
             String pool = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
             assertFalse(pool.contains("org/etw4j/sim/"), "EtwBackends refers to org.etw4j.sim");
         }
+    }
+
+    /** Applications hold a backend as {@link Backend}; every etw4j backend is the SPI's {@link EtwBackend}. */
+    @Test
+    void theApplicationsBackendIsTheSpisBackend() {
+        Backend backend = SimulatedBackend.shared();
+        assertSame(backend, EtwBackends.spi(backend));
+        try (EtwProvider p = EtwProvider.builder("Etw4j-Test-BackendView").backend(backend).register()) {
+            assertSame(backend, p.backend(), "the provider runs on the backend it was given");
+        }
+    }
+
+    /** A {@link Backend} written elsewhere cannot run ETW: refused where it is passed in, naming the fix. */
+    @Test
+    void aBackendImplementedOutsideEtw4jIsRefusedWithTheFix() {
+        Backend foreign = new Backend() {
+            @Override
+            public String name() {
+                return "mine";
+            }
+
+            @Override
+            public boolean isNative() {
+                return false;
+            }
+        };
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EtwBackends.spi(foreign));
+        assertTrue(e.getMessage().contains("is not an etw4j backend") && e.getMessage().contains("Backend.getDefault()")
+                && e.getMessage().contains(EtwBackend.class.getName()), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> TraceSession.start(SessionConfig.realTime("etw4j-foreign").build(), foreign));
+        assertThrows(IllegalArgumentException.class, () -> EtwProvider.builder("Etw4j-Test-Foreign").backend(foreign).register());
+        assertThrows(NullPointerException.class, () -> EtwBackends.spi(null));
     }
 }

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.etw4j.Guid;
-import org.etw4j.format.PayloadBuffer;
+import org.etw4j.provider.PayloadBuffer;
 import org.junit.jupiter.api.Test;
 
 /**

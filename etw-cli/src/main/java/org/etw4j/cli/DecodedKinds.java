@@ -1,7 +1,7 @@
 package org.etw4j.cli;
 
+import org.etw4j.RawEventRecord;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * The kinds of event known to decode, for {@code etw summary}'s count of undecoded events: a record of a kind seen

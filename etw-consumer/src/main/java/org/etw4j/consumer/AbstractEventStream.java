@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 
 /**
  * What every {@link EventStream} shares, whatever its source (the model of JFR's

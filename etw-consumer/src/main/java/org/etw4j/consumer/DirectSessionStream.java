@@ -1,7 +1,7 @@
 package org.etw4j.consumer;
 
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.TraceConsumer;
 

@@ -26,8 +26,8 @@ import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderView;
 import org.etw4j.format.PrimitiveReader;
-import org.etw4j.format.TimestampConverter;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.TimestampConverter;
+import org.etw4j.RawEventRecord;
 import org.etw4j.tracelogging.ProviderTraits;
 import org.etw4j.tracelogging.TraceLoggingDecodeException;
 import org.etw4j.tracelogging.TraceLoggingSchema;
@@ -147,7 +147,7 @@ public final class EventRecord {
 
     /** A copy of a live record, made on the delivery thread to cross a queue. */
     static EventRecord copyOf(RawEventRecord r, RecordDecoding decoding) {
-        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
+        return new EventRecord(decoding, org.etw4j.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
     }
 
     // ------------------------------------------------------------------------------------------ lifetime
@@ -157,7 +157,7 @@ public final class EventRecord {
         if (copy) {
             return this;
         }
-        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(), decoded, tlSchema, tlLooked);
+        return new EventRecord(decoding, org.etw4j.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(), decoded, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.etw4j.Backend;
 import org.etw4j.Guid;
-import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackends;
 
 /**
@@ -56,7 +56,7 @@ public interface EventStream extends AutoCloseable {
     }
 
     /** A live stream of the real-time session {@code sessionName} of {@code backend}, default options. */
-    static EventStream openSession(String sessionName, EtwBackend backend) {
+    static EventStream openSession(String sessionName, Backend backend) {
         return openSession(sessionName, backend, StreamOptions.DEFAULT);
     }
 
@@ -67,13 +67,13 @@ public interface EventStream extends AutoCloseable {
      *
      * @throws org.etw4j.EtwException if there is no such real-time session
      */
-    static EventStream openSession(String sessionName, EtwBackend backend, StreamOptions options) {
+    static EventStream openSession(String sessionName, Backend backend, StreamOptions options) {
         Objects.requireNonNull(sessionName, "sessionName");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(options, "options");
         return options.backpressure() == Backpressure.NONE
-                ? new DirectSessionStream(sessionName, backend, options)
-                : new QueuedSessionStream(sessionName, backend, options);
+                ? new DirectSessionStream(sessionName, EtwBackends.spi(backend), options)
+                : new QueuedSessionStream(sessionName, EtwBackends.spi(backend), options);
     }
 
     /**

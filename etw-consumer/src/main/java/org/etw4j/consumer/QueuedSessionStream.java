@@ -5,8 +5,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.TraceConsumer;
 

@@ -7,12 +7,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.etw4j.TimestampConverter;
 import org.etw4j.consumer.decode.ManifestCache;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlWarningListener;
-import org.etw4j.format.TimestampConverter;
 
 /**
  * How {@link TraceFile} and {@link EventStream#openFiles(ReadSettings, Path...)} read .etl files: the manifests to

@@ -1,12 +1,12 @@
 package org.etw4j.consumer;
 
 import java.nio.ByteBuffer;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.TraceContext;
-import org.etw4j.spi.RawEventRecord;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
 /**

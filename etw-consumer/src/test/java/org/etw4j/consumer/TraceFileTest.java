@@ -13,7 +13,7 @@ import java.util.List;
 import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.format.TimestampConverter;
+import org.etw4j.TimestampConverter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import jdk.jfr.EventSettings;
 import jdk.jfr.consumer.RecordingStream;
+import org.etw4j.Backend;
 import org.etw4j.provider.EnableNotification;
 import org.etw4j.provider.EtwProvider;
-import org.etw4j.spi.EtwBackend;
 
 /**
  * The JFR-to-ETW bridge: registers a TraceLogging provider (default {@code Java-Runtime}) and, while some ETW
@@ -38,7 +38,7 @@ public final class JfrToEtw implements AutoCloseable {
     private Set<String> streaming = Set.of();
     private boolean closed;
 
-    private JfrToEtw(JfrToEtwConfig config, EtwBackend backend) {
+    private JfrToEtw(JfrToEtwConfig config, Backend backend) {
         this.config = Objects.requireNonNull(config, "config");
         this.mapper = new EventMapper(config);
         EtwProvider.Builder b = EtwProvider.builder(config.providerName()).onEnable(this::onEnable);
@@ -55,7 +55,7 @@ public final class JfrToEtw implements AutoCloseable {
     }
 
     /** Starts the bridge on the given backend. */
-    public static JfrToEtw start(JfrToEtwConfig config, EtwBackend backend) {
+    public static JfrToEtw start(JfrToEtwConfig config, Backend backend) {
         return new JfrToEtw(config, Objects.requireNonNull(backend, "backend"));
     }
 

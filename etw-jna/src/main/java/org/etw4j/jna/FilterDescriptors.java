@@ -4,7 +4,7 @@ import com.sun.jna.Pointer;
 import java.util.List;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.format.FilterHeaderChain;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 
 /**
  * Copies the {@code EVENT_FILTER_DESCRIPTOR} an enable callback receives into {@link FilterData} values.

@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.jna.internal.Advapi32;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
+import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.JavaThreadActivityIds;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 
 /**

@@ -10,9 +10,9 @@ import org.etw4j.Guid;
 import org.etw4j.Win32Error;
 import org.etw4j.jna.internal.Advapi32;
 import org.etw4j.provider.EventData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.spi.CloseGate;
 import org.etw4j.spi.EnableCallback;
-import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 
 /**

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.controller.EventFilter;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -2,6 +2,7 @@ package org.etw4j.jna;
 
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.sim.SimulatedBackend;
@@ -10,7 +11,6 @@ import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 
 /**

@@ -15,9 +15,9 @@ import org.etw4j.controller.EventFilter;
 import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.provider.EnableState;
 import org.etw4j.provider.EventData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.sim.SimulatedBackend;
 import org.etw4j.spi.EnableCallback;
-import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 
 /**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.etw4j.Backend;
 import org.etw4j.EtwException;
 import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
@@ -14,7 +15,6 @@ import org.etw4j.consumer.StreamOptions;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
-import org.etw4j.spi.EtwBackend;
 import org.opentest4j.AssertionFailedError;
 
 /**
@@ -76,7 +76,7 @@ public final class CapturedEvents implements AutoCloseable {
      * Starts the session {@code sessionName} on {@code backend}, opens and starts its stream, then enables the
      * providers (so no event is missed between enabling and consuming).
      */
-    static CapturedEvents start(CaptureSpec spec, String sessionName, EtwBackend backend) {
+    static CapturedEvents start(CaptureSpec spec, String sessionName, Backend backend) {
         if (!backend.supportsControl()) {
             throw new IllegalStateException("the etw4j backend '" + backend.name() + "' cannot start sessions; run the tests with "
                     + "-Detw4j.backend=simulated (or on Java 23+ on Windows for real ETW)");

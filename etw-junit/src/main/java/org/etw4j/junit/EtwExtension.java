@@ -3,8 +3,7 @@ package org.etw4j.junit;
 import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.EtwBackends;
+import org.etw4j.Backend;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -20,7 +19,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * <p>Stateless apart from a name counter; JUnit creates it and may call it from several threads at once
  * (parallel execution). Each capture lives in the test's {@link ExtensionContext.Store}, which closes it
  * after the {@code @AfterEach} methods. The backend is the process default
- * ({@link EtwBackends#getDefault()}): the code under test registers its providers there too.
+ * ({@link Backend#getDefault()}): the code under test registers its providers there too.
  */
 public final class EtwExtension implements BeforeEachCallback, ParameterResolver {
     /** Every session this extension starts has a name beginning with this. */
@@ -72,7 +71,7 @@ public final class EtwExtension implements BeforeEachCallback, ParameterResolver
     }
 
     private static StoredCapture start(CaptureSpec spec, ExtensionContext context) {
-        EtwBackend backend = EtwBackends.getDefault();
+        Backend backend = Backend.getDefault();
         return new StoredCapture(CapturedEvents.start(spec, sessionName(context), backend));
     }
 

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.etw4j.Level;
+import org.etw4j.controller.Sessions;
 import org.etw4j.provider.EtwProvider;
-import org.etw4j.spi.EtwBackends;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -50,6 +50,6 @@ final class Fixtures {
 
     /** The names of the sessions running now on the default backend. */
     static List<String> runningSessions() {
-        return EtwBackends.getDefault().querySessions().stream().map(s -> s.name()).toList();
+        return Sessions.list().stream().map(s -> s.name()).toList();
     }
 }

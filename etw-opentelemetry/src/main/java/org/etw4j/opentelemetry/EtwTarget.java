@@ -3,9 +3,9 @@ package org.etw4j.opentelemetry;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.etw4j.Backend;
 import org.etw4j.Level;
 import org.etw4j.provider.EtwProvider;
-import org.etw4j.spi.EtwBackend;
 import org.etw4j.tracelogging.EventShapeCache;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
@@ -112,7 +112,7 @@ public final class EtwTarget implements AutoCloseable {
     /** Builds an {@link EtwTarget}. Not thread-safe. */
     public static final class Builder {
         private String providerName = OtelEtwSchema.DEFAULT_PROVIDER_NAME;
-        private EtwBackend backend;
+        private Backend backend;
         private long keyword;
         private int spanLevel = Level.INFORMATIONAL.value();
 
@@ -125,8 +125,8 @@ public final class EtwTarget implements AutoCloseable {
             return this;
         }
 
-        /** The backend (default: the platform's, see {@code EtwBackends.getDefault()}). */
-        public Builder backend(EtwBackend backend) {
+        /** The backend (default: the platform's, {@link Backend#getDefault()}). */
+        public Builder backend(Backend backend) {
             this.backend = backend;
             return this;
         }

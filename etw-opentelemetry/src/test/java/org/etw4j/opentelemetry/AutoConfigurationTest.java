@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
-import org.etw4j.spi.EtwBackends;
+import org.etw4j.Backend;
 import org.junit.jupiter.api.Test;
 
 /** {@code otel.traces.exporter=etw} and {@code otel.logs.exporter=etw} through the SDK's autoconfiguration. */
@@ -26,7 +26,7 @@ class AutoConfigurationTest {
     @Test
     void autoconfiguredSdkWritesSpansAndLogsToTheNamedProvider() throws Exception {
         // The autoconfigured exporters register on the default backend (the simulated one off Windows).
-        try (EtwRig rig = new EtwRig(EtwBackends.getDefault(), PROVIDER, Level.VERBOSE)) {
+        try (EtwRig rig = new EtwRig(Backend.getDefault(), PROVIDER, Level.VERBOSE)) {
             OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> Map.of(
                             "otel.traces.exporter", "etw",

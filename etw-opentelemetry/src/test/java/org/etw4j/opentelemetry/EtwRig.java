@@ -17,19 +17,19 @@ import org.etw4j.consumer.decode.EventField;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;
-import org.etw4j.spi.EtwBackend;
+import org.etw4j.Backend;
 
 /**
  * A real-time session on a simulated backend and a live stream that keeps a copy of every event of one provider.
  * Not thread-safe apart from the event list; {@link #stopAndCollect()} once.
  */
 final class EtwRig implements AutoCloseable {
-    final EtwBackend backend;
+    final Backend backend;
     final TraceSession session;
     private final EventStream stream;
     private final List<EventRecord> events = Collections.synchronizedList(new ArrayList<>());
 
-    EtwRig(EtwBackend backend, String providerName, Level level) {
+    EtwRig(Backend backend, String providerName, Level level) {
         this.backend = backend;
         this.session = TraceSession.start(SessionConfig.realTime("otel-" + UUID.randomUUID()).flushTimer(Duration.ZERO)
                 .build(), backend);

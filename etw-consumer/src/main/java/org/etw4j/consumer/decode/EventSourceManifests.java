@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * EventSource manifests carried in the trace: an event 0xFFFE whose payload is a ManifestEnvelope is fed to the

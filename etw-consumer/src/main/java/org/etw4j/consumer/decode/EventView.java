@@ -17,7 +17,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.PrimitiveReader;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 
 /**
  * A reusable, allocation-free view of one decoded event: the fields are read from the view's own copy of the

@@ -5,7 +5,7 @@ import org.etw4j.consumer.internal.schema.SchemaQuery;
 
 /**
  * Last in the chain, for live records only: the schema the consuming machine's TDH has
- * ({@link org.etw4j.spi.RawEventRecord#eventInformation()}, cached per event kind by {@link LiveTdhSchemas}).
+ * ({@link org.etw4j.RawEventRecord#eventInformation()}, cached per event kind by {@link LiveTdhSchemas}).
  * When TDH was asked and had no schema, its reason joins the notes of the undecoded event.
  * Thread-safe (the cache is).
  */

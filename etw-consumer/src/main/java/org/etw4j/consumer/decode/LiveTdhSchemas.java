@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * The schemas the consuming machine's TDH has for live events that nothing else describes, asked for once per

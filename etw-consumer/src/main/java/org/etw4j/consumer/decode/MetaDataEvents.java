@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * The KernelTraceControl MetaData events themselves (EventInfo, EventMapInfo: TDH metadata a trace carries, see

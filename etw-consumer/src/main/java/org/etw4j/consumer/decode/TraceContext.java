@@ -3,10 +3,10 @@ package org.etw4j.consumer.decode;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * What one trace says about itself that its other events need to be shown as TraceEvent shows them: the volume

@@ -2,10 +2,10 @@ package org.etw4j.consumer.decode;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * TraceLogging events (those with an {@code EVENT_HEADER_EXT_TYPE_EVENT_SCHEMA_TL} item) in the chain: decoded by

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.etw4j.tracelogging.DecodedField;
 import org.etw4j.tracelogging.ProviderTraits;
 import org.etw4j.tracelogging.TraceLoggingDecodeException;

@@ -2,8 +2,8 @@ package org.etw4j.consumer.etl;
 
 import java.nio.ByteBuffer;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * Presents the .etl reader's current record ({@link EtlRecordView}) as a {@link RawEventRecord} (an

@@ -12,13 +12,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.etw4j.format.EventHeaderView;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 import org.etw4j.format.LogfileHeaderLayout;
 import org.etw4j.format.SystemTraceHeaderLayout;
-import org.etw4j.format.TimestampConverter;
+import org.etw4j.TimestampConverter;
 import org.etw4j.format.TraceHeaderTypes;
 import org.etw4j.format.WmiBufferLayout;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 
 /**
  * Writes an .etl file laid out as Windows lays it out: fixed-size buffers, buffer 0 holding the logfile header,

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.etw4j.Guid;
+import org.etw4j.LogfileHeader;
+import org.etw4j.TimestampConverter;
 import org.etw4j.consumer.internal.FilePass;
-import org.etw4j.format.LogfileHeader;
 import org.etw4j.format.LogfileHeaderLayout;
 import org.etw4j.format.SystemTraceHeaderLayout;
-import org.etw4j.format.TimestampConverter;
 
 /**
  * Copies the records of one or more .etl files that pass a filter into a new .etl file (the job of

@@ -3,8 +3,8 @@ package org.etw4j.consumer.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import org.etw4j.LogfileHeader;
 import org.etw4j.consumer.etl.EtlWriter;
-import org.etw4j.format.LogfileHeader;
 import org.etw4j.spi.LogFileSink;
 import org.etw4j.spi.LogFileSinkFactory;
 

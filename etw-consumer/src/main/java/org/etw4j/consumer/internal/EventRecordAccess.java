@@ -1,10 +1,10 @@
 package org.etw4j.consumer.internal;
 
 import java.util.Objects;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * What {@link EventRecord} keeps out of its public API, for etw4j's own formatters ({@code etw dump} and

@@ -5,10 +5,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.internal.FilePass;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * A trace as a timeline in the Trace Event Format that ui.perfetto.dev and chrome://tracing open (Google's "Trace

@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.KernelSchemas;
-import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.ProcessTable;
+import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * The writing pass of {@link Timeline}: turns records into trace events as they come and writes them at once.

@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventField;
@@ -19,10 +20,9 @@ import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.internal.ReadFraction;
 import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.internal.ReadFraction;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * What a kernel trace says about its processes, threads, images, stacks and CPU samples, in the manner of

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
@@ -24,7 +25,6 @@ import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * Writes decoded events in one of the {@link EventFormat}s: the one rendering of an event as text, JSON Lines or

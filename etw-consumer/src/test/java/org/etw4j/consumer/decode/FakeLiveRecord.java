@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 
 /**
  * A live record as a Windows backend's view presents it to decoders: a {@link RawEventRecord} (delegating its

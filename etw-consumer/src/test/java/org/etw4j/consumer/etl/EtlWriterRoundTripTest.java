@@ -24,7 +24,7 @@ import org.etw4j.controller.EnableProperty;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 import org.etw4j.format.WmiBufferLayout;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.sim.SimulatedBackend;

@@ -15,7 +15,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.internal.EtlLogFileSinkFactory;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.format.LogfileHeader;
+import org.etw4j.LogfileHeader;
 import org.etw4j.format.WmiBufferLayout;
 import org.etw4j.spi.LogFileSinkFactory;
 import org.junit.jupiter.api.Test;

@@ -12,7 +12,7 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.testing.TestRecord;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * A hand-made {@link RawEventRecord} for tests (decoder, writer, relogger): every header value given, the

@@ -14,13 +14,12 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.stream.Collectors;
+import org.etw4j.Backend;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;
-import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.EtwBackends;
 
 /**
  * The observer OtelJavaAgentIT packs beside the extension's classes (same jar, so same class loader and the same
@@ -44,7 +43,7 @@ public final class AgentObserver implements AutoConfigurationCustomizerProvider 
     public void customize(AutoConfigurationCustomizer customizer) {
         Path out = Path.of(System.getProperty("etw4j.test.events"));
         String provider = System.getProperty("otel.exporter.etw.provider.name");
-        EtwBackend backend = EtwBackends.getDefault();
+        Backend backend = Backend.getDefault();
         TraceSession session = TraceSession.start(SessionConfig.realTime("etw4j-agent-observer")
                 .flushTimer(Duration.ofSeconds(1)).build(), backend);
         session.enable(provider, EnableParameters.of(Level.VERBOSE));

@@ -6,12 +6,12 @@ import java.util.List;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.format.FilterHeaderChain;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 
 /**
- * Copies the {@code EVENT_FILTER_DESCRIPTOR} an enable callback receives into {@link FilterData} values (seed
- * 000: it is valid only during the callback and "contains a filter from each session that specified filter
- * data").
+ * Copies the {@code EVENT_FILTER_DESCRIPTOR} an enable callback receives into {@link FilterData} values (MS Learn,
+ * PENABLECALLBACK callback function: it is valid only during the callback and "contains a filter from each session
+ * that specified filter data").
  *
  * <p>Stateless; thread-safe. How several sessions share the one descriptor is documented for schematized filter
  * data (Microsoft Learn, "EVENT_FILTER_HEADER structure (evntprov.h)"): one block per session, each starting

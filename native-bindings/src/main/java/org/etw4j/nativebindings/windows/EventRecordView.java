@@ -5,13 +5,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.etw4j.RawEventRecord;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.nativebindings.generated._ETW_BUFFER_CONTEXT;
 import org.etw4j.nativebindings.generated._EVENT_DESCRIPTOR;
 import org.etw4j.nativebindings.generated._EVENT_HEADER;
 import org.etw4j.nativebindings.generated._EVENT_RECORD;
 import org.etw4j.nativebindings.layout.EventHeaderExtendedDataItem;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * A flyweight {@link RawEventRecord} over the {@code EVENT_RECORD} that ETW passes to the event record callback:
@@ -298,6 +298,6 @@ public final class EventRecordView implements RawEventRecord {
 
     /** A copy of the record that stays valid after the callback (on heap; immutable). */
     public RawEventRecord copy() {
-        return org.etw4j.spi.RecordSnapshot.of(this);
+        return org.etw4j.RecordSnapshot.of(this);
     }
 }

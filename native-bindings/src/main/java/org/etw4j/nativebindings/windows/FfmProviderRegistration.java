@@ -9,9 +9,9 @@ import org.etw4j.Guid;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated.PENABLECALLBACK;
 import org.etw4j.provider.EventData;
+import org.etw4j.provider.FilterData;
 import org.etw4j.spi.CloseGate;
 import org.etw4j.spi.EnableCallback;
-import org.etw4j.spi.FilterData;
 import org.etw4j.spi.ProviderRegistration;
 
 /**

@@ -13,17 +13,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.etw4j.EtwException;
 import org.etw4j.Guid;
+import org.etw4j.ThreadActivityIds;
 import org.etw4j.controller.IfSessionExists;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionInfo;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.spi.EnableCallback;
 import org.etw4j.spi.EtwBackend;
+import org.etw4j.spi.JavaThreadActivityIds;
 import org.etw4j.spi.ProviderRegistration;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
-import org.etw4j.spi.JavaThreadActivityIds;
-import org.etw4j.spi.ThreadActivityIds;
 import org.etw4j.spi.TraceConsumer;
 
 /**

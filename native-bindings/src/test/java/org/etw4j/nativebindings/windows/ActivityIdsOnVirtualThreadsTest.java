@@ -27,7 +27,7 @@ import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
 import org.etw4j.sim.SimulatedBackend;
 import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.TraceConsumer;

@@ -30,7 +30,7 @@ import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_DESCRIPTOR;
 import org.etw4j.nativebindings.generated._EVENT_FILTER_HEADER;
 import org.etw4j.nativebindings.generated._EVENT_TRACE_PROPERTIES;
-import org.etw4j.spi.FilterData;
+import org.etw4j.provider.FilterData;
 import org.junit.jupiter.api.Test;
 
 /**

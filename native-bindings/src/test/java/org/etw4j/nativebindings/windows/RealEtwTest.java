@@ -42,7 +42,7 @@ import org.etw4j.nativebindings.layout.TdhSdkFields;
 import org.etw4j.nativebindings.layout.TrailingArrays;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.TraceConsumer;

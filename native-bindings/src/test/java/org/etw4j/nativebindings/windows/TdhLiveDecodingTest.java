@@ -28,7 +28,7 @@ import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.sim.SimulatedBackend;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.TraceConsumer;
 import org.etw4j.tracelogging.TraceLoggingEvent;

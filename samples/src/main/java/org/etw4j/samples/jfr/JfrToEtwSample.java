@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.etw4j.Backend;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.controller.EnableParameters;
@@ -13,8 +14,6 @@ import org.etw4j.controller.TraceSession;
 import org.etw4j.jfr.Category;
 import org.etw4j.jfr.JfrToEtw;
 import org.etw4j.jfr.JfrToEtwConfig;
-import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.EtwBackends;
 
 /**
  * The JVM's own JFR events as ETW events, in one process: {@link JfrToEtw} (the library form of the etw-jfr agent)
@@ -29,14 +28,14 @@ public final class JfrToEtwSample {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        run(EtwBackends.getDefault(), System.out, Duration.ofSeconds(20));
+        run(Backend.getDefault(), System.out, Duration.ofSeconds(20));
     }
 
     /**
      * Runs the sample until a garbage collection and the start and end of a worker thread have arrived, or the
      * timeout; returns the names of the events received, in order.
      */
-    static List<String> run(EtwBackend backend, PrintStream out, Duration timeout) throws InterruptedException {
+    static List<String> run(Backend backend, PrintStream out, Duration timeout) throws InterruptedException {
         List<String> received = new ArrayList<>();
         AtomicInteger wanted = new AtomicInteger();
         try (JfrToEtw bridge = JfrToEtw.start(JfrToEtwConfig.defaults(), backend);

@@ -10,6 +10,7 @@ import io.opentelemetry.sdk.logs.export.SimpleLogRecordProcessor;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.io.PrintStream;
 import java.time.Duration;
+import org.etw4j.Backend;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.controller.EnableParameters;
@@ -18,8 +19,6 @@ import org.etw4j.controller.TraceSession;
 import org.etw4j.opentelemetry.EtwLogRecordExporter;
 import org.etw4j.opentelemetry.EtwSpanProcessor;
 import org.etw4j.opentelemetry.EtwTarget;
-import org.etw4j.spi.EtwBackend;
-import org.etw4j.spi.EtwBackends;
 
 /**
  * OpenTelemetry spans and logs as ETW events: an SDK with {@link EtwSpanProcessor} (activity START/STOP per span)
@@ -33,11 +32,11 @@ public final class OpenTelemetryToEtw {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        run(EtwBackends.getDefault(), System.out);
+        run(Backend.getDefault(), System.out);
     }
 
     /** Runs the sample; returns how many events the stream received from the provider. */
-    static int run(EtwBackend backend, PrintStream out) throws InterruptedException {
+    static int run(Backend backend, PrintStream out) throws InterruptedException {
         int[] received = {0};
         try (TraceSession session = TraceSession.start(SessionConfig.realTime("etw4j-otel-sample")
                 .flushTimer(Duration.ZERO).build(), backend)) {

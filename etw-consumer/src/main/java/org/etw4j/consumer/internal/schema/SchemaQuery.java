@@ -5,11 +5,11 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventSchema;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderManifest;
-import org.etw4j.spi.RawEventRecord;
 
 /**
  * One event's walk along a decoder's {@link SchemaProvider} chain: the record and what the providers said about it.

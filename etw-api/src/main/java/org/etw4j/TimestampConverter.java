@@ -1,4 +1,6 @@
-package org.etw4j.format;
+package org.etw4j;
+
+import org.etw4j.format.PrimitiveReader;
 
 /**
  * Converts a session's raw timestamps (QPC ticks, FILETIME, CPU cycles) to FILETIME, the way ProcessTrace and
@@ -59,7 +61,7 @@ public record TimestampConverter(long startFileTime, long startRaw, long numerat
         return startRaw + q * denominator + (r * denominator) / numerator;
     }
 
-    /** FILETIME to {@link java.time.Instant} ({@link PrimitiveReader#fileTime}). */
+    /** FILETIME to {@link java.time.Instant} ({@code org.etw4j.format.PrimitiveReader.fileTime}). */
     public static java.time.Instant toInstant(long fileTime) {
         return PrimitiveReader.fileTime(fileTime);
     }

@@ -1,4 +1,4 @@
-package org.etw4j.format;
+package org.etw4j;
 
 import static org.etw4j.format.LogfileHeaderLayout.*;
 
@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
  * The values of a {@code TRACE_LOGFILE_HEADER}: what a trace says about itself (first record of an .etl file,
  * first synthetic event of a real-time session, MS Learn, PEVENT_RECORD_CALLBACK callback function).
  *
- * <p>Immutable record; thread-safe. {@link #encode64} writes the 64-bit layout ({@link LogfileHeaderLayout}) with
+ * <p>Immutable record; thread-safe. {@link #encode64} writes the 64-bit layout ({@code org.etw4j.format.LogfileHeaderLayout}) with
  * the two UTF-16 names after it; {@link #decode} reads either layout. Used by the simulated backend for its
  * synthetic header event and by the .etl writer, so the format lives here once.
  *

@@ -1,4 +1,4 @@
-package org.etw4j.spi;
+package org.etw4j.provider;
 
 import java.util.Arrays;
 

@@ -1,8 +1,6 @@
-package org.etw4j.spi;
+package org.etw4j;
 
 import java.nio.ByteBuffer;
-import org.etw4j.EventDescriptor;
-import org.etw4j.Guid;
 
 /**
  * One event as a consumer receives it ({@code EVENT_RECORD}): header fields, extended data items and user data.

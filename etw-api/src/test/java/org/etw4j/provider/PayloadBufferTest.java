@@ -1,4 +1,4 @@
-package org.etw4j.format;
+package org.etw4j.provider;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

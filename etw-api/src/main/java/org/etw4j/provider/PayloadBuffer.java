@@ -1,4 +1,4 @@
-package org.etw4j.format;
+package org.etw4j.provider;
 
 import java.nio.charset.Charset;
 import java.time.Instant;

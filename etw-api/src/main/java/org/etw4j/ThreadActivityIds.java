@@ -1,10 +1,8 @@
-package org.etw4j.spi;
-
-import org.etw4j.Guid;
+package org.etw4j;
 
 /**
  * The calling thread's activity id, which every event written without an explicit id carries (etw-formats.md
- * section 5), with {@code EventActivityIdControl}'s operations. Backends use {@link JavaThreadActivityIds}: ETW's
+ * section 5), with {@code EventActivityIdControl}'s operations. Backends keep it as etw-api's {@code org.etw4j.spi.JavaThreadActivityIds} does: ETW's
  * per-OS-thread id on platform threads (shared with native code), an id kept in Java on virtual threads.
  *
  * <p>Thread-safe; each call acts on the calling thread only. A thread's id starts as GUID_NULL.
@@ -22,7 +20,7 @@ public interface ThreadActivityIds {
 
     /**
      * The ActivityId to pass to {@code EventWriteTransfer} for a write that names none: the id itself, or null
-     * when ETW should use the calling OS thread's id (see {@link JavaThreadActivityIds}).
+     * when ETW should use the calling OS thread's id (see {@code org.etw4j.spi.JavaThreadActivityIds}).
      */
     default Guid forWrite() {
         return get();
