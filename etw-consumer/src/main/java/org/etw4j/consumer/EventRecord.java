@@ -52,6 +52,15 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * events with the built-in MOF layouts; all through {@code org.etw4j.consumer.decode}. An event no schema
  * describes has no fields, only its raw {@link #userData()}.
  *
+ * <p>One presentation, as {@code etw dump} writes the event and as TraceEvent and WPA show it: the fields, names,
+ * process and texts come from the event decoded and shown through the stream's or reader's trace context (file
+ * names in drive-letter form as field labels, the NT path staying the value; a {@code FileName} derived from a
+ * FileIO event's {@code FileKey}; the process the kernel's process events attribute it to). {@link #toString()}
+ * and {@link #toJson()} are dump's text and JSON Lines lines, to the nanosecond of {@link #exactTimestamp()}.
+ * The header getters stay the record's own facts: {@link #processId()} is the header's process id (-1 for kernel
+ * records without one) and {@link #process()} the attributed process (TraceEvent's {@code PID}/{@code PName});
+ * {@link #timestamp()} is the FILETIME, 100 ns, as {@code EVENT_RECORD} and TraceEvent's {@code TimeStamp} give it.
+ *
  * <p>Header facts per kind (file streams also deliver kernel, classic and WPP records): see
  * {@link org.etw4j.consumer.etl.EtlRecordView}; fields a header kind lacks read 0 (ids -1).
  */
@@ -81,8 +90,14 @@ public final class EventRecord {
     private HeaderKind kind;
     private long rawTimestamp;
     private long fileTime;
+    /**
+     * A copy's timestamp as {@link #exactTimestamp()} gave it on the view it was copied from (a file record's clock
+     * converted to the nanosecond); null for views, which read it from {@link #fileView}, and for live copies.
+     */
+    private Instant exact;
     /** The reader's record while this view shows a file record: its header facts are read on demand. */
     private EtlRecordView fileView;
+    /** The event decoded and shown through the trace context, as a value (made on first use, kept by copies). */
     private DecodedEvent decoded;
     private TraceLoggingSchema tlSchema;
     private boolean tlLooked;
@@ -97,13 +112,14 @@ public final class EventRecord {
     }
 
     private EventRecord(RecordDecoding decoding, RawEventRecord owned, HeaderKind kind, long rawTimestamp, long fileTime,
-                        DecodedEvent decoded, TraceLoggingSchema tlSchema, boolean tlLooked) {
+                        Instant exact, DecodedEvent decoded, TraceLoggingSchema tlSchema, boolean tlLooked) {
         this.decoding = decoding;
         this.copy = true;
         this.raw = owned;
         this.kind = kind;
         this.rawTimestamp = rawTimestamp;
         this.fileTime = fileTime;
+        this.exact = exact;
         this.decoded = decoded;
         this.tlSchema = tlSchema;
         this.tlLooked = tlLooked;
@@ -147,17 +163,27 @@ public final class EventRecord {
 
     /** A copy of a live record, made on the delivery thread to cross a queue. */
     static EventRecord copyOf(RawEventRecord r, RecordDecoding decoding) {
-        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
+        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, null,
+                false);
     }
 
     // ------------------------------------------------------------------------------------------ lifetime
 
-    /** An immutable copy that stays valid after the callback (this record itself when it is a copy). */
+    /**
+     * An immutable copy that stays valid after the callback (this record itself when it is a copy). It answers
+     * every getter as this view does now: the same timestamps ({@link #exactTimestamp()} included), and the same
+     * decoded fields and process once this view has decoded them (a copy of a view not decoded yet decodes and
+     * presents on first use, through what its stream's trace context knows then).
+     */
     public EventRecord copy() {
         if (copy) {
             return this;
         }
-        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(), decoded, tlSchema, tlLooked);
+        if (viewDecoded && decoded == null) {
+            decoded = eventView.copy();
+        }
+        return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(),
+                fileView != null ? fileView.timestampInstant() : null, decoded, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */
@@ -277,7 +303,7 @@ public final class EventRecord {
      */
     public Instant exactTimestamp() {
         EtlRecordView v = fileView;
-        return v != null ? v.timestampInstant() : timestamp();
+        return v != null ? v.timestampInstant() : exact != null ? exact : timestamp();
     }
 
     /** {@code EVENT_HEADER_FLAG_*} (classic and kernel records: CLASSIC_HEADER; WPP: TRACE_MESSAGE). */
@@ -432,7 +458,7 @@ public final class EventRecord {
      */
     public String eventName() {
         TraceLoggingSchema s = traceLoggingSchema();
-        return s != null ? s.name() : decodedValue().eventName();
+        return s != null ? s.name() : copy ? decodedValue().eventName() : view().eventName();
     }
 
     /** The provider name: TraceLogging traits, manifest, kernel; the GUID text when unknown. */
@@ -443,7 +469,7 @@ public final class EventRecord {
                 return n.get();
             }
         }
-        return decodedValue().providerName();
+        return copy ? decodedValue().providerName() : view().providerName();
     }
 
     /**
@@ -454,6 +480,14 @@ public final class EventRecord {
      */
     EventView view() {
         EventView v = eventView;
+        if (copy) {
+            // a copy shows the value it keeps (decoded and presented once), not a second presentation
+            if (v == null) {
+                v = EventView.forDecodedEvents().of(decodedValue());
+                eventView = v;
+            }
+            return v;
+        }
         if (v == null) {
             v = new EventView(decoding.decoder);
             eventView = v;
@@ -478,11 +512,14 @@ public final class EventRecord {
         return decodedValue();
     }
 
-    /** The whole decoding result (computed on first use, then kept). */
+    /**
+     * The event decoded and shown through the trace context, as a value: what {@link #view()} shows (a view's
+     * own decoded view, copied; a copy's own decoding, presented once). Computed on first use per record, then kept.
+     */
     DecodedEvent decodedValue() {
         DecodedEvent d = decoded;
         if (d == null) {
-            d = decoding.decoder.decode(raw);
+            d = copy ? decoding.present(raw, decoding.decoder.decode(raw)) : view().copy();
             decoded = d;
         }
         return d;
@@ -497,12 +534,12 @@ public final class EventRecord {
      * delivered before the event that describes its process has none); without a context it is null.
      */
     public org.etw4j.consumer.decode.ProcessInfo process() {
-        return decoding.process(raw, decodedValue());
+        return copy ? decodedValue().process() : view().process();
     }
 
     /** Where the schema that decoded this event came from ({@link SchemaSource#NONE}: raw data only). */
     public SchemaSource schemaSource() {
-        return decodedValue().source();
+        return copy ? decodedValue().source() : view().source();
     }
 
     /** The decoded top-level fields in wire order, each with its name, types and value; empty when undecodable. */
@@ -646,7 +683,7 @@ public final class EventRecord {
      */
     @Override
     public String toString() {
-        return EventFormatter.line(EventFormat.TEXT, raw, decoded(), process(), timestamp());
+        return EventFormatter.line(EventFormat.TEXT, raw, decodedValue(), process(), exactTimestamp());
     }
 
     /**
@@ -659,7 +696,7 @@ public final class EventRecord {
      * left over or nothing decoded the payload, and {@code notes}.
      */
     public String toJson() {
-        return EventFormatter.line(EventFormat.JSONL, raw, decodedValue(), process(), timestamp());
+        return EventFormatter.line(EventFormat.JSONL, raw, decodedValue(), process(), exactTimestamp());
     }
 
     // ------------------------------------------------------------------------------------ helpers
