@@ -14,10 +14,7 @@ import java.util.OptionalLong;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.SchemaSource;
-import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.internal.EventRecordAccess;
@@ -533,7 +530,7 @@ public final class EventRecord {
      * {@code etw dump} shows; live sessions can only say what was described up to this event (one pass: an event
      * delivered before the event that describes its process has none); without a context it is null.
      */
-    public org.etw4j.consumer.decode.ProcessInfo process() {
+    public org.etw4j.consumer.ProcessInfo process() {
         return copy ? decodedValue().process() : view().process();
     }
 

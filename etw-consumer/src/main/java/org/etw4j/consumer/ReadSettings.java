@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import org.etw4j.consumer.decode.ManifestCache;
 import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlWarningListener;
 import org.etw4j.format.TimestampConverter;

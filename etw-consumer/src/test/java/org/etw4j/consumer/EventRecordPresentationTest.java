@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.etl.EtlWriter;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;

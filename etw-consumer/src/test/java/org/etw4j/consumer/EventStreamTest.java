@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
-import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.spi.RawEventRecord;
 

@@ -28,7 +28,7 @@ import org.etw4j.Win32Error;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.HeaderKind;

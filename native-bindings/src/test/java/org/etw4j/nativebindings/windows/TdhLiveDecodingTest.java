@@ -23,7 +23,7 @@ import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.provider.EtwProvider;
