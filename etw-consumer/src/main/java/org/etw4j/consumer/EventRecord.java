@@ -46,7 +46,7 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * <p>Decoding: TraceLogging events from their own schema (the {@code EVENT_SCHEMA_TL} extended item, parsed once
  * per distinct metadata blob); manifest events with the manifests registered on the stream
  * ({@link EventStream#addManifest}) or carried in the trace (EventSource manifest events); kernel and classic
- * events with the built-in MOF layouts; all through {@code org.etw4j.consumer.decode}. An event no schema
+ * events with the built-in MOF layouts. An event no schema
  * describes has no fields, only its raw {@link #userData()}.
  *
  * <p>One presentation, as {@code etw dump} writes the event and as TraceEvent and WPA show it: the fields, names,
@@ -168,19 +168,18 @@ public final class EventRecord {
 
     /**
      * An immutable copy that stays valid after the callback (this record itself when it is a copy). It answers
-     * every getter as this view does now: the same timestamps ({@link #exactTimestamp()} included), and the same
-     * decoded fields and process once this view has decoded them (a copy of a view not decoded yet decodes and
-     * presents on first use, through what its stream's trace context knows then).
+     * every getter as this view does now: the same timestamps ({@link #exactTimestamp()} included), fields, names
+     * and process. The event is decoded and shown through the trace context here, on the calling thread, if it was
+     * not yet: a live record can still ask the machine's TDH for its schema, and the copy does not depend on what
+     * the stream's context learns later.
      */
     public EventRecord copy() {
         if (copy) {
             return this;
         }
-        if (viewDecoded && decoded == null) {
-            decoded = eventView.copy();
-        }
+        DecodedEvent d = decodedValue();
         return new EventRecord(decoding, org.etw4j.spi.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(),
-                fileView != null ? fileView.timestampInstant() : null, decoded, tlSchema, tlLooked);
+                fileView != null ? fileView.timestampInstant() : null, d, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */
@@ -498,18 +497,6 @@ public final class EventRecord {
     }
 
     /**
-     * The whole decoding result (computed on first use, then kept).
-     *
-     * @deprecated {@code DecodedEvent} leaves the reading API: {@code EventRecord} is the one event type for
-     *     clients; read its fields with {@link #getFields()}, {@link #getValue(String)} and the typed getters, and
-     *     keep one with {@link #copy()}. Removed once the last callers (Windows-only tests) have moved.
-     */
-    @Deprecated(forRemoval = true)
-    public DecodedEvent decoded() {
-        return decodedValue();
-    }
-
-    /**
      * The event decoded and shown through the trace context, as a value: what {@link #view()} shows (a view's
      * own decoded view, copied; a copy's own decoding, presented once). Computed on first use per record, then kept.
      */
@@ -524,7 +511,8 @@ public final class EventRecord {
 
     /**
      * The process this event belongs to, as the trace's kernel process events describe it (Process Start and the
-     * rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel events are attributed),
+     * rundown's DCStart; kernel events without a process id of their own are attributed as TraceEvent attributes
+     * them: by the payload's process id, a disk I/O's issuer, or the process of their thread),
      * or {@code null} when the trace does not describe it. Files ({@link TraceFile}, {@link EventStream#openFiles})
      * are read in two passes by default ({@link ReadSettings.TraceContext#TWO_PASSES}), so this is the process
      * {@code etw dump} shows; live sessions can only say what was described up to this event (one pass: an event
@@ -539,9 +527,40 @@ public final class EventRecord {
         return copy ? decodedValue().source() : view().source();
     }
 
+    /**
+     * The schema's message with the field values put in (TraceEvent's {@code FormattedMessage}; a manifest's
+     * {@code message} string), or empty when the schema has none.
+     */
+    public Optional<String> message() {
+        return Optional.ofNullable(decodedValue().message());
+    }
+
+    /**
+     * What the decoder and the trace context say about this event, empty when nothing (unmodifiable): why an event
+     * was not decoded, trailing bytes no field took, an NT path the trace does not map to a drive letter. These
+     * are the {@code notes} of {@code etw dump --format jsonl}.
+     */
+    public List<String> notes() {
+        return decodedValue().notes();
+    }
+
     /** The decoded top-level fields in wire order, each with its name, types and value; empty when undecodable. */
     public List<EventField> getFields() {
         return decodedValue().fields();
+    }
+
+    /**
+     * A field with its types, label (value-map name, flag names, drive-letter path) and value; {@code name} may be
+     * a dotted path into structs ({@code "outer.inner"}).
+     *
+     * @throws IllegalArgumentException if there is no such field
+     */
+    public EventField getField(String name) {
+        EventField f = find(name);
+        if (f == null) {
+            throw new IllegalArgumentException("no field '" + name + "' in " + eventName());
+        }
+        return f;
     }
 
     /**
@@ -557,11 +576,7 @@ public final class EventRecord {
      * @throws IllegalArgumentException if there is no such field
      */
     public Object getValue(String name) {
-        EventField f = find(name);
-        if (f == null) {
-            throw new IllegalArgumentException("no field '" + name + "' in " + eventName());
-        }
-        return f.value();
+        return getField(name).value();
     }
 
     /** An integral field that fits an int. */

@@ -72,7 +72,14 @@ class EventRecordPresentationTest {
                 if (!names.equals(viewNames)) {
                     mismatches.add("fields " + records + ": " + names + " vs dump's " + viewNames);
                 }
+                if (json.contains(",\"notes\":[") == e.notes().isEmpty()) {
+                    mismatches.add("notes " + records + ": " + e.notes() + " vs dump's " + json);
+                }
                 for (EventField f : e.getFields()) {
+                    if (!e.getField(f.name()).equals(f) && e.getFields().stream().filter(
+                            g -> g.name().equals(f.name())).count() == 1) {
+                        mismatches.add("getField " + records + ": " + f.name());
+                    }
                     if (f.labelKind() == EventField.LabelKind.DOS_PATH
                             || f.labelKind() == EventField.LabelKind.UNMAPPED_NT_PATH) {
                         paths++;

@@ -130,10 +130,10 @@ class EventStreamFileTest {
                 String name = e.eventName();
                 if (name.equals("Process/DCStart")) {
                     described.incrementAndGet();
-                    String image = (String) e.decoded().field("ImageFileName").value();
+                    String image = e.getString("ImageFileName");
                     org.etw4j.consumer.ProcessInfo p = e.process();
                     if (p == null || !p.name().equals(org.etw4j.consumer.ProcessInfo.nameOf(image))
-                            || p.processId() != e.decoded().field("ProcessID").asLong()) {
+                            || p.processId() != e.getLong("ProcessID")) {
                         mismatches.add(name + " " + image + ": " + p);
                     } else if (!e.toJson().contains(",\"process\":{\"id\":" + p.processId() + ",\"name\":\""
                             + p.name() + "\",")) {
@@ -141,7 +141,7 @@ class EventStreamFileTest {
                     }
                 } else if (name.equals("Image/Load") && e.process() != null) {
                     loadsWithProcess.incrementAndGet();
-                    if (e.process().processId() != e.decoded().field("ProcessID").asLong()) {
+                    if (e.process().processId() != e.getLong("ProcessID")) {
                         mismatches.add(name + ": " + e.process());
                     }
                 }
