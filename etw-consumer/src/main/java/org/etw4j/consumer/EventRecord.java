@@ -518,7 +518,7 @@ public final class EventRecord {
      * {@code etw dump} shows; live sessions can only say what was described up to this event (one pass: an event
      * delivered before the event that describes its process has none); without a context it is null.
      */
-    public org.etw4j.consumer.ProcessInfo process() {
+    public ProcessInfo process() {
         return copy ? decodedValue().process() : view().process();
     }
 
