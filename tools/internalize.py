@@ -37,6 +37,14 @@ CLASS_MOVES = [
     ("org.etw4j.consumer.writer.EtlLogFileSinkFactory", "org.etw4j.consumer.internal"),
     # Progress arithmetic of the one file pass (FilePass) and the trace model's passes; no application names it.
     ("org.etw4j.consumer.etl.ReadFraction", "org.etw4j.consumer.internal"),
+    # What EventRecord's getters return (issue 19, item 5): the reading API's value types live beside it, so that
+    # the decoder's package can leave the exported API without taking the event type's vocabulary with it.
+    ("org.etw4j.consumer.decode.EventField", "org.etw4j.consumer"),
+    ("org.etw4j.consumer.decode.StructValue", "org.etw4j.consumer"),
+    ("org.etw4j.consumer.decode.InType", "org.etw4j.consumer"),
+    ("org.etw4j.consumer.decode.OutType", "org.etw4j.consumer"),
+    ("org.etw4j.consumer.decode.SchemaSource", "org.etw4j.consumer"),
+    ("org.etw4j.consumer.decode.ProcessInfo", "org.etw4j.consumer"),
 ]
 
 TEXT_SUFFIXES = (".java", ".md", ".sh", ".py", ".txt", ".properties", ".xml", ".cmd", ".html", ".js", ".yml")

@@ -9,7 +9,7 @@ import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.decode.ManifestCache;
 import org.etw4j.consumer.decode.ProviderManifest;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.tracelogging.ProviderIds;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 

@@ -10,8 +10,8 @@ import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.LostEvents;
-import org.etw4j.consumer.decode.EventField;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.output.EventFormatter;
 
 /**

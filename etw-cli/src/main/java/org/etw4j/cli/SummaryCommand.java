@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;

@@ -14,10 +14,7 @@ import java.util.OptionalLong;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventField;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.SchemaSource;
-import org.etw4j.consumer.decode.StructValue;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.internal.EventRecordAccess;
@@ -49,8 +46,17 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * <p>Decoding: TraceLogging events from their own schema (the {@code EVENT_SCHEMA_TL} extended item, parsed once
  * per distinct metadata blob); manifest events with the manifests registered on the stream
  * ({@link EventStream#addManifest}) or carried in the trace (EventSource manifest events); kernel and classic
- * events with the built-in MOF layouts; all through {@code org.etw4j.consumer.decode}. An event no schema
+ * events with the built-in MOF layouts. An event no schema
  * describes has no fields, only its raw {@link #userData()}.
+ *
+ * <p>One presentation, as {@code etw dump} writes the event and as TraceEvent and WPA show it: the fields, names,
+ * process and texts come from the event decoded and shown through the stream's or reader's trace context (file
+ * names in drive-letter form as field labels, the NT path staying the value; a {@code FileName} derived from a
+ * FileIO event's {@code FileKey}; the process the kernel's process events attribute it to). {@link #toString()}
+ * and {@link #toJson()} are dump's text and JSON Lines lines, to the nanosecond of {@link #exactTimestamp()}.
+ * The header getters stay the record's own facts: {@link #processId()} is the header's process id (-1 for kernel
+ * records without one) and {@link #process()} the attributed process (TraceEvent's {@code PID}/{@code PName});
+ * {@link #timestamp()} is the FILETIME, 100 ns, as {@code EVENT_RECORD} and TraceEvent's {@code TimeStamp} give it.
  *
  * <p>Header facts per kind (file streams also deliver kernel, classic and WPP records): see
  * {@link org.etw4j.consumer.etl.EtlRecordView}; fields a header kind lacks read 0 (ids -1).
@@ -81,8 +87,14 @@ public final class EventRecord {
     private HeaderKind kind;
     private long rawTimestamp;
     private long fileTime;
+    /**
+     * A copy's timestamp as {@link #exactTimestamp()} gave it on the view it was copied from (a file record's clock
+     * converted to the nanosecond); null for views, which read it from {@link #fileView}, and for live copies.
+     */
+    private Instant exact;
     /** The reader's record while this view shows a file record: its header facts are read on demand. */
     private EtlRecordView fileView;
+    /** The event decoded and shown through the trace context, as a value (made on first use, kept by copies). */
     private DecodedEvent decoded;
     private TraceLoggingSchema tlSchema;
     private boolean tlLooked;
@@ -97,13 +109,14 @@ public final class EventRecord {
     }
 
     private EventRecord(RecordDecoding decoding, RawEventRecord owned, HeaderKind kind, long rawTimestamp, long fileTime,
-                        DecodedEvent decoded, TraceLoggingSchema tlSchema, boolean tlLooked) {
+                        Instant exact, DecodedEvent decoded, TraceLoggingSchema tlSchema, boolean tlLooked) {
         this.decoding = decoding;
         this.copy = true;
         this.raw = owned;
         this.kind = kind;
         this.rawTimestamp = rawTimestamp;
         this.fileTime = fileTime;
+        this.exact = exact;
         this.decoded = decoded;
         this.tlSchema = tlSchema;
         this.tlLooked = tlLooked;
@@ -147,17 +160,26 @@ public final class EventRecord {
 
     /** A copy of a live record, made on the delivery thread to cross a queue. */
     static EventRecord copyOf(RawEventRecord r, RecordDecoding decoding) {
-        return new EventRecord(decoding, org.etw4j.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, false);
+        return new EventRecord(decoding, org.etw4j.RecordSnapshot.of(r), liveKind(r), liveRawTimestamp(r), r.timestamp(), null, null, null,
+                false);
     }
 
     // ------------------------------------------------------------------------------------------ lifetime
 
-    /** An immutable copy that stays valid after the callback (this record itself when it is a copy). */
+    /**
+     * An immutable copy that stays valid after the callback (this record itself when it is a copy). It answers
+     * every getter as this view does now: the same timestamps ({@link #exactTimestamp()} included), fields, names
+     * and process. The event is decoded and shown through the trace context here, on the calling thread, if it was
+     * not yet: a live record can still ask the machine's TDH for its schema, and the copy does not depend on what
+     * the stream's context learns later.
+     */
     public EventRecord copy() {
         if (copy) {
             return this;
         }
-        return new EventRecord(decoding, org.etw4j.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(), decoded, tlSchema, tlLooked);
+        DecodedEvent d = decodedValue();
+        return new EventRecord(decoding, org.etw4j.RecordSnapshot.of(raw), headerKind(), timestampRaw(), fileTime(),
+                fileView != null ? fileView.timestampInstant() : null, d, tlSchema, tlLooked);
     }
 
     /** Whether this record is an owned copy (valid forever) rather than a view. */
@@ -277,7 +299,7 @@ public final class EventRecord {
      */
     public Instant exactTimestamp() {
         EtlRecordView v = fileView;
-        return v != null ? v.timestampInstant() : timestamp();
+        return v != null ? v.timestampInstant() : exact != null ? exact : timestamp();
     }
 
     /** {@code EVENT_HEADER_FLAG_*} (classic and kernel records: CLASSIC_HEADER; WPP: TRACE_MESSAGE). */
@@ -432,7 +454,7 @@ public final class EventRecord {
      */
     public String eventName() {
         TraceLoggingSchema s = traceLoggingSchema();
-        return s != null ? s.name() : decodedValue().eventName();
+        return s != null ? s.name() : copy ? decodedValue().eventName() : view().eventName();
     }
 
     /** The provider name: TraceLogging traits, manifest, kernel; the GUID text when unknown. */
@@ -443,7 +465,7 @@ public final class EventRecord {
                 return n.get();
             }
         }
-        return decodedValue().providerName();
+        return copy ? decodedValue().providerName() : view().providerName();
     }
 
     /**
@@ -454,6 +476,14 @@ public final class EventRecord {
      */
     EventView view() {
         EventView v = eventView;
+        if (copy) {
+            // a copy shows the value it keeps (decoded and presented once), not a second presentation
+            if (v == null) {
+                v = EventView.forDecodedEvents().of(decodedValue());
+                eventView = v;
+            }
+            return v;
+        }
         if (v == null) {
             v = new EventView(decoding.decoder);
             eventView = v;
@@ -467,22 +497,13 @@ public final class EventRecord {
     }
 
     /**
-     * The whole decoding result (computed on first use, then kept).
-     *
-     * @deprecated {@code DecodedEvent} leaves the reading API: {@code EventRecord} is the one event type for
-     *     clients; read its fields with {@link #getFields()}, {@link #getValue(String)} and the typed getters, and
-     *     keep one with {@link #copy()}. Removed once the last callers (Windows-only tests) have moved.
+     * The event decoded and shown through the trace context, as a value: what {@link #view()} shows (a view's
+     * own decoded view, copied; a copy's own decoding, presented once). Computed on first use per record, then kept.
      */
-    @Deprecated(forRemoval = true)
-    public DecodedEvent decoded() {
-        return decodedValue();
-    }
-
-    /** The whole decoding result (computed on first use, then kept). */
     DecodedEvent decodedValue() {
         DecodedEvent d = decoded;
         if (d == null) {
-            d = decoding.decoder.decode(raw);
+            d = copy ? decoding.present(raw, decoding.decoder.decode(raw)) : view().copy();
             decoded = d;
         }
         return d;
@@ -490,24 +511,56 @@ public final class EventRecord {
 
     /**
      * The process this event belongs to, as the trace's kernel process events describe it (Process Start and the
-     * rundown's DCStart; see {@link org.etw4j.consumer.decode.TraceContext} for how kernel events are attributed),
+     * rundown's DCStart; kernel events without a process id of their own are attributed as TraceEvent attributes
+     * them: by the payload's process id, a disk I/O's issuer, or the process of their thread),
      * or {@code null} when the trace does not describe it. Files ({@link TraceFile}, {@link EventStream#openFiles})
      * are read in two passes by default ({@link ReadSettings.TraceContext#TWO_PASSES}), so this is the process
      * {@code etw dump} shows; live sessions can only say what was described up to this event (one pass: an event
      * delivered before the event that describes its process has none); without a context it is null.
      */
-    public org.etw4j.consumer.decode.ProcessInfo process() {
-        return decoding.process(raw, decodedValue());
+    public ProcessInfo process() {
+        return copy ? decodedValue().process() : view().process();
     }
 
     /** Where the schema that decoded this event came from ({@link SchemaSource#NONE}: raw data only). */
     public SchemaSource schemaSource() {
-        return decodedValue().source();
+        return copy ? decodedValue().source() : view().source();
+    }
+
+    /**
+     * The schema's message with the field values put in (TraceEvent's {@code FormattedMessage}; a manifest's
+     * {@code message} string), or empty when the schema has none.
+     */
+    public Optional<String> message() {
+        return Optional.ofNullable(decodedValue().message());
+    }
+
+    /**
+     * What the decoder and the trace context say about this event, empty when nothing (unmodifiable): why an event
+     * was not decoded, trailing bytes no field took, an NT path the trace does not map to a drive letter. These
+     * are the {@code notes} of {@code etw dump --format jsonl}.
+     */
+    public List<String> notes() {
+        return decodedValue().notes();
     }
 
     /** The decoded top-level fields in wire order, each with its name, types and value; empty when undecodable. */
     public List<EventField> getFields() {
         return decodedValue().fields();
+    }
+
+    /**
+     * A field with its types, label (value-map name, flag names, drive-letter path) and value; {@code name} may be
+     * a dotted path into structs ({@code "outer.inner"}).
+     *
+     * @throws IllegalArgumentException if there is no such field
+     */
+    public EventField getField(String name) {
+        EventField f = find(name);
+        if (f == null) {
+            throw new IllegalArgumentException("no field '" + name + "' in " + eventName());
+        }
+        return f;
     }
 
     /**
@@ -523,11 +576,7 @@ public final class EventRecord {
      * @throws IllegalArgumentException if there is no such field
      */
     public Object getValue(String name) {
-        EventField f = find(name);
-        if (f == null) {
-            throw new IllegalArgumentException("no field '" + name + "' in " + eventName());
-        }
-        return f.value();
+        return getField(name).value();
     }
 
     /** An integral field that fits an int. */
@@ -646,7 +695,7 @@ public final class EventRecord {
      */
     @Override
     public String toString() {
-        return EventFormatter.line(EventFormat.TEXT, raw, decoded(), process(), timestamp());
+        return EventFormatter.line(EventFormat.TEXT, raw, decodedValue(), process(), exactTimestamp());
     }
 
     /**
@@ -659,7 +708,7 @@ public final class EventRecord {
      * left over or nothing decoded the payload, and {@code notes}.
      */
     public String toJson() {
-        return EventFormatter.line(EventFormat.JSONL, raw, decodedValue(), process(), timestamp());
+        return EventFormatter.line(EventFormat.JSONL, raw, decodedValue(), process(), exactTimestamp());
     }
 
     // ------------------------------------------------------------------------------------ helpers

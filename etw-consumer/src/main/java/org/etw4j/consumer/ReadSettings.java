@@ -10,7 +10,6 @@ import java.util.Objects;
 import org.etw4j.TimestampConverter;
 import org.etw4j.consumer.decode.ManifestCache;
 import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlWarningListener;
 

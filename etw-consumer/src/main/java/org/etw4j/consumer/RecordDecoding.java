@@ -5,7 +5,6 @@ import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.ProcessInfo;
 import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
@@ -43,15 +42,18 @@ final class RecordDecoding {
         }
     }
 
-    /** The process {@code e} (the decoded form of {@code r}) belongs to, as far as the stream has told; or null. */
-    ProcessInfo process(RawEventRecord r, DecodedEvent e) {
+    /**
+     * {@code e} (the decoded form of {@code r}) shown through the context as {@link #present(RawEventRecord,
+     * EventView)} shows a view: drive-letter paths, file names of file keys, the process; {@code e} itself without a
+     * context.
+     */
+    DecodedEvent present(RawEventRecord r, DecodedEvent e) {
         TraceContext context = this.context;
-        if (context == null) {
-            return null;
+        if (context == null || !presents) {
+            return e;
         }
         synchronized (context) {
-            int pid = context.processIdOf(r, e);
-            return pid == -1 ? null : context.processes().find(pid, r.timestamp());
+            return context.present(r, e);
         }
     }
 

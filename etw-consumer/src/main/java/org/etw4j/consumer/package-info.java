@@ -14,9 +14,19 @@
  * <p>Threading: a {@code TraceFile} is read by one thread; an {@code EventStream} is thread-safe and runs all its
  * handlers on one thread, one event at a time. Settings, options and statistics are immutable values.
  *
+ * <p>The event: {@link org.etw4j.consumer.EventRecord} is the one event type clients see, as JFR's
+ * {@code RecordedEvent}. Its header getters read the record in place; its fields
+ * ({@link org.etw4j.consumer.EventField}, structs as {@link org.etw4j.consumer.StructValue}, manifest types as
+ * {@link org.etw4j.consumer.InType}/{@link org.etw4j.consumer.OutType}), names, schema origin
+ * ({@link org.etw4j.consumer.SchemaSource}) and process ({@link org.etw4j.consumer.ProcessInfo}) are the event as
+ * {@code etw dump} shows it: decoded, then shown through the trace context (drive-letter paths, file names of file
+ * keys, the attributed process), as TraceEvent and WPA present events. {@code toString()} and {@code toJson()} are
+ * dump's text and JSON Lines lines.
+ *
  * <p>Reuse: an {@link org.etw4j.consumer.EventRecord} is valid until the next event of its reader or stream (with
  * reuse on, the default, the same object is re-pointed at each event, as JFR's {@code setReuse(true)}); its
- * {@code copy()} is an independent value to keep.
+ * {@code copy()} is an independent, immutable, thread-safe value to keep, decoded when it is made. Value types
+ * ({@code EventField}, {@code StructValue}, {@code ProcessInfo}) are immutable.
  *
  * <p>Close: {@code TraceFile.close()} and {@code EventStream.close()} are idempotent and release the mapped files or
  * the session consumer; events read from them are invalid afterwards, copies stay valid.

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,10 +130,10 @@ class EventStreamFileTest {
                 String name = e.eventName();
                 if (name.equals("Process/DCStart")) {
                     described.incrementAndGet();
-                    String image = (String) e.decoded().field("ImageFileName").value();
-                    org.etw4j.consumer.decode.ProcessInfo p = e.process();
-                    if (p == null || !p.name().equals(org.etw4j.consumer.decode.ProcessInfo.nameOf(image))
-                            || p.processId() != e.decoded().field("ProcessID").asLong()) {
+                    String image = e.getString("ImageFileName");
+                    org.etw4j.consumer.ProcessInfo p = e.process();
+                    if (p == null || !p.name().equals(org.etw4j.consumer.ProcessInfo.nameOf(image))
+                            || p.processId() != e.getLong("ProcessID")) {
                         mismatches.add(name + " " + image + ": " + p);
                     } else if (!e.toJson().contains(",\"process\":{\"id\":" + p.processId() + ",\"name\":\""
                             + p.name() + "\",")) {
@@ -142,7 +141,7 @@ class EventStreamFileTest {
                     }
                 } else if (name.equals("Image/Load") && e.process() != null) {
                     loadsWithProcess.incrementAndGet();
-                    if (e.process().processId() != e.decoded().field("ProcessID").asLong()) {
+                    if (e.process().processId() != e.getLong("ProcessID")) {
                         mismatches.add(name + ": " + e.process());
                     }
                 }

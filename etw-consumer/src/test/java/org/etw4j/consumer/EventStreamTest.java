@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
-import org.etw4j.consumer.decode.SchemaSource;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
@@ -349,8 +348,12 @@ class EventStreamTest {
                     json);
             assertTrue(json.contains(",\"cpu\":" + e.processorIndex() + ","), json);
             assertFalse(json.contains("providerId") || json.contains("processor"), json);
-            assertEquals(org.etw4j.consumer.output.EventFormatter.line(org.etw4j.consumer.output.EventFormat.JSONL,
-                    e.raw(), e.decoded(), e.process(), e.timestamp()), json);
+            java.io.StringWriter dumped = new java.io.StringWriter();
+            org.etw4j.consumer.output.EventFormatter f = new org.etw4j.consumer.output.EventFormatter(
+                    org.etw4j.consumer.output.EventFormat.JSONL, dumped);
+            f.write(e);
+            f.flush();
+            assertEquals(json + System.lineSeparator(), dumped.toString());
             assertTrue(e.toString().endsWith("Etw4j-Test-Stream/Big Unsigned=18446744073709551615; Signed=-1; "
                     + "Hex=0xffffffffffffffff;"), e.toString());
         }

@@ -15,7 +15,7 @@ import org.etw4j.consumer.decode.EventSchema;
 import org.etw4j.consumer.decode.ManifestParser;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderManifest;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.FuzzSeeds;
 import org.etw4j.consumer.testing.TestRecord;
 import org.junit.jupiter.api.Named;

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import org.etw4j.consumer.decode.EventField;
-import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.StructValue;
 
 /**
  * How an expected field value is compared with a decoded one, and written in messages. Stateless.

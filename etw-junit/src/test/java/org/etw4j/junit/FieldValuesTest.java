@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.EventField;
-import org.etw4j.consumer.decode.InType;
-import org.etw4j.consumer.decode.OutType;
-import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.StructValue;
 import org.junit.jupiter.api.Test;
 
 class FieldValuesTest {

@@ -13,7 +13,7 @@ import java.util.UUID;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
-import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.EventField;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;

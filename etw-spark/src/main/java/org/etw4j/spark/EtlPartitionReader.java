@@ -23,7 +23,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.etw4j.Guid;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.decode.TraceContext;

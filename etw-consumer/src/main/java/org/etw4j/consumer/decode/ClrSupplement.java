@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * Built-in schemas and value names for CLR events newer than the ClrEtwAll.man in circulation, written by etw4j

@@ -1,6 +1,8 @@
 package org.etw4j.consumer.decode;
 
 import java.util.Objects;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
 
 /**
  * A data field of a template ({@code <data name inType outType map length count/>} in a manifest, or one

@@ -3,6 +3,9 @@ package org.etw4j.consumer.decode;
 import java.util.List;
 import java.util.Objects;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.ProcessInfo;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * An event decoded with its schema: names, ordered typed fields, and what could not be decoded.

@@ -2,6 +2,9 @@ package org.etw4j.consumer.decode;
 
 import java.util.List;
 import java.util.function.Consumer;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.ProcessInfo;
+import org.etw4j.consumer.StructValue;
 import org.etw4j.consumer.output.JsonWriter;
 
 /**

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 import org.etw4j.format.EventHeaderLayout;

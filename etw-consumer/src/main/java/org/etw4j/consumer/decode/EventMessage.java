@@ -1,6 +1,7 @@
 package org.etw4j.consumer.decode;
 
 import java.util.List;
+import org.etw4j.consumer.EventField;
 
 /**
  * Formats an event's localized message (the manifest's {@code message} string) with its decoded fields, as

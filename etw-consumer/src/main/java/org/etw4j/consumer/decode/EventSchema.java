@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * Everything needed to name and decode one kind of event: its identity, its TraceEvent-style names, its field

@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 
 /**

@@ -4,6 +4,10 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.StructValue;
 
 /**
  * Renders decoded field values as text, shared by the text and JSON forms.

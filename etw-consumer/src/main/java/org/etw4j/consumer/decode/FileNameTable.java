@@ -1,5 +1,8 @@
 package org.etw4j.consumer.decode;
 
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.SchemaSource;
+
 /**
  * File names by the kernel's file keys and file objects, from a trace's FileIO name events, so that events that
  * carry only a key (DiskIO, Memory/HardFault) can show the file. Mutable, not thread-safe (one {@link TraceContext}).

@@ -3,6 +3,10 @@ package org.etw4j.consumer.decode;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * Names the kernel's flag and enum fields that need more than a map lookup, as TraceEvent's kernel parsers show

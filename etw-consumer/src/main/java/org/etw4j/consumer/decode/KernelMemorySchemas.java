@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.internal.schema.SchemaProvider;
 import org.etw4j.consumer.internal.schema.SchemaQuery;
 

@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.controller.KernelEventGroup;
 
 /**

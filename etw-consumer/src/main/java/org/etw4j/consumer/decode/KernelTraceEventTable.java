@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
 
 /**
  * The list of classic kernel events TraceEvent's {@code KernelTraceEventParser} knows, with the payload facts it

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.format.EventHeaderLayout;
 
 /**

@@ -16,6 +16,9 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import org.etw4j.Guid;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * A cache of parsed instrumentation manifests on disk, so that a large manifest (ClrEtwAll.man, 0.5 MB of XML)

@@ -17,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * The binary form of parsed providers that {@link ManifestCache} stores: a header that names what the entry is

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * The provider manifests a decoder knows: those the application registers, and the EventSource manifests a

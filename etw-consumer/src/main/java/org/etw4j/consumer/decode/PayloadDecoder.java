@@ -9,6 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.StructValue;
 import org.etw4j.format.PrimitiveReader;
 
 /**

@@ -1,5 +1,9 @@
 package org.etw4j.consumer.decode;
 
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.ProcessInfo;
+import org.etw4j.consumer.SchemaSource;
+
 /**
  * The processes and threads of one trace, from its kernel events: state per process (and per thread), never per
  * event. Mutable, not thread-safe: one {@link TraceContext} fills it from the trace's events in time order and reads

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * The decoding view of one {@code <provider>} of an instrumentation manifest: its events keyed by

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 
 /**
  * Reads the TDH metadata some traces carry for their events (the "KernelTraceControl MetaData" events that

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.output.JsonWriter;
 
 /**

@@ -1,12 +1,14 @@
 /**
- * Decoding ETW payloads to named fields: the decoder, the schemas it reads them with (manifests, TraceLogging,
- * kernel MOF layouts, TDH metadata) and the decoded values and field types.
+ * Decoding ETW payloads to named fields: the decoder and the schemas it reads them with (manifests, TraceLogging,
+ * kernel MOF layouts, TDH metadata), the decoded value, the reusable view and the trace context. The field value
+ * types it produces ({@link org.etw4j.consumer.EventField} and friends) live in {@code org.etw4j.consumer}.
  *
- * <p>Exported for now, not for long: {@link org.etw4j.consumer.EventRecord} is becoming the one event type clients
- * need (issue 19, item 5), and {@link org.etw4j.consumer.TraceFile} with {@link org.etw4j.consumer.ReadSettings}
- * takes manifests; once the CLI, Spark, etw-junit and the benchmarks stop naming {@code EventDecoder},
- * {@code DecodedEvent} and {@code ManifestRegistry}, this package moves under {@code org.etw4j.consumer.internal}
- * ({@code tools/internalize.py}) and only its field value types stay public.
+ * <p>Exported for now, not for long: {@link org.etw4j.consumer.EventRecord} is the one event type clients need
+ * (issue 19, item 5) and names nothing of this package, and {@link org.etw4j.consumer.TraceFile} with
+ * {@link org.etw4j.consumer.ReadSettings} takes manifests; once the CLI's summary, dump and timeline, Spark's split
+ * reader, the benchmarks and the fuzz tests stop naming {@code EventDecoder}, {@code TraceContext},
+ * {@code EventView} and {@code ManifestRegistry}, this package moves under {@code org.etw4j.consumer.internal}
+ * ({@code tools/internalize.py}), with the manifest registration applications need kept public.
  *
  * <p>Entry point: {@code new EventDecoder(registry)}, then {@code decode(record)} for a
  * {@link org.etw4j.consumer.decode.DecodedEvent} value or {@code EventView.decode(record)} into a reused view.

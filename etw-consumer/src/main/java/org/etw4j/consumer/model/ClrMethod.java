@@ -31,7 +31,7 @@ public record ClrMethod(int processId, long start, long size, String fullName, l
      * ({@code mscorlib}, {@code Test.x64}); {@code null} when the module is unknown.
      */
     public String moduleName() {
-        return modulePath == null ? null : org.etw4j.consumer.decode.ProcessInfo.nameOf(modulePath.replace('/', '\\'));
+        return modulePath == null ? null : org.etw4j.consumer.ProcessInfo.nameOf(modulePath.replace('/', '\\'));
     }
 
     /** {@code Module!Namespace.Type.Method} as PerfView names the frame, or {@link #fullName()} without a module. */

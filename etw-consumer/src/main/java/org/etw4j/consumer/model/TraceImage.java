@@ -33,6 +33,6 @@ public record TraceImage(int processId, long base, long size, String path, Strin
 
     /** The module name as PerfView shows it in stacks: the file name without extension ({@code ntoskrnl}). */
     public String moduleName() {
-        return org.etw4j.consumer.decode.ProcessInfo.nameOf(fileName());
+        return org.etw4j.consumer.ProcessInfo.nameOf(fileName());
     }
 }

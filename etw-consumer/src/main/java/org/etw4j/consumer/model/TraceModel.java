@@ -14,7 +14,7 @@ import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.TraceContext;

@@ -16,13 +16,13 @@ import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
-import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.FieldText;
-import org.etw4j.consumer.decode.InType;
-import org.etw4j.consumer.decode.OutType;
-import org.etw4j.consumer.decode.ProcessInfo;
-import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.ProcessInfo;
+import org.etw4j.consumer.StructValue;
 import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.format.EventHeaderLayout;
 

@@ -3,8 +3,8 @@ package org.etw4j.consumer.output;
 import java.util.HexFormat;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.DecodedEventJson;
-import org.etw4j.consumer.decode.EventField;
-import org.etw4j.consumer.decode.StructValue;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.StructValue;
 
 /**
  * The typed JSON form of a decoded event ({@link EventFormatter#json(DecodedEvent)}, Spark's {@code fields_json}):

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
 
 /**
  * Compares one decoded field value with the text TraceEvent printed for it in a baseline.

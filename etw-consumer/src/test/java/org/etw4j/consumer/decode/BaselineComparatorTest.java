@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
 import org.junit.jupiter.api.Test;
 
 /** Integers compare exactly, with the sign the schema gives: no modulo 2^width (issue 10, defect 3). */

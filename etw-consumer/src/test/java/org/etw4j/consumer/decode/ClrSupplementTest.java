@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.StructValue;
 import org.etw4j.consumer.testing.TestRecord;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Instant;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.StructValue;
 import org.etw4j.consumer.output.EventFormatter;
 import org.junit.jupiter.api.Test;
 

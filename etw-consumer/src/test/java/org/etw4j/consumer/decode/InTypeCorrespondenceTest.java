@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Set;
+import org.etw4j.consumer.InType;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -12,6 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.StructValue;
 import org.etw4j.consumer.testing.TestRecord;
 import org.junit.jupiter.api.Test;
 

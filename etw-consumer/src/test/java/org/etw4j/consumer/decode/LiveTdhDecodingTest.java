@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.tracelogging.TraceLoggingEvent;

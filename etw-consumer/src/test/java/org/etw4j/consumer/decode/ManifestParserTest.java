@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.etw4j.Guid;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 

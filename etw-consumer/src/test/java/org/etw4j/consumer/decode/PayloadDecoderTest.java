@@ -13,6 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.etw4j.Guid;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.InType;
+import org.etw4j.consumer.OutType;
+import org.etw4j.consumer.StructValue;
 import org.junit.jupiter.api.Test;
 
 class PayloadDecoderTest {

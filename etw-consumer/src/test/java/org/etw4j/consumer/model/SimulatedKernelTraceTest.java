@@ -18,7 +18,7 @@ import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ProcessTable;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;

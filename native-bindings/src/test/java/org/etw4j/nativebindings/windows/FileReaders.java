@@ -16,7 +16,7 @@ import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.provider.ActivityScope;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 import org.etw4j.spi.RecordSink;
 import org.etw4j.spi.TraceConsumer;
 import org.etw4j.tracelogging.TraceLoggingEvent;

@@ -25,10 +25,10 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.Win32Error;
+import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.StreamOptions;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.HeaderKind;
@@ -377,11 +377,11 @@ class RealEtwTest extends RealEtwFixture {
         Guid kernelProcess = Guid.parse("22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716");
         String name = PREFIX + UUID.randomUUID();
         SessionControl s = start(SessionConfig.realTime(name).flushTimer(Duration.ofSeconds(1)).build());
-        List<DecodedEvent> starts = new CopyOnWriteArrayList<>();
+        List<EventRecord> starts = new CopyOnWriteArrayList<>();
         EventStream stream = EventStream.openSession(name, backend, StreamOptions.direct());
         cleanup.add(stream);
         // decoded on the delivery thread, while the record can still ask TDH
-        stream.onEvent(kernelProcess, 1, e -> starts.add(e.decoded()));
+        stream.onEvent(kernelProcess, 1, e -> starts.add(e.copy()));
         stream.startAsync();
         // waited: since issue 21, item 4 the default Timeout is 0, and the child must start after the enable took
         s.enableProvider(kernelProcess, EnableParameters.of(Level.INFORMATIONAL, 0x10).withCallbackWait(WAIT));
@@ -389,24 +389,24 @@ class RealEtwTest extends RealEtwFixture {
         long childPid = child.pid();
         assertTrue(child.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS));
         s.flush();
-        DecodedEvent mine = null;
+        EventRecord mine = null;
         long end = System.nanoTime() + WAIT.toNanos();
         while (mine == null && System.nanoTime() < end) {
-            for (DecodedEvent d : starts) {
-                if (d.field("ProcessID") != null && Long.valueOf(childPid).equals(d.field("ProcessID").value())) {
+            for (EventRecord d : starts) {
+                if (d.hasField("ProcessID") && Long.valueOf(childPid).equals(d.getValue("ProcessID"))) {
                     mine = d;
                 }
             }
             Thread.sleep(20);
         }
         assertNotNull(mine, "ProcessStart of pid " + childPid + " among " + starts);
-        assertEquals(SchemaSource.TDH_LIVE, mine.source(), mine.toString());
+        assertEquals(SchemaSource.TDH_LIVE, mine.schemaSource(), mine.toString());
         assertEquals("Microsoft-Windows-Kernel-Process", mine.providerName());
         assertTrue(mine.eventName().startsWith("ProcessStart"), mine.eventName());
-        assertEquals(ProcessHandle.current().pid(), mine.field("ParentProcessID").value());
-        assertTrue(String.valueOf(mine.field("ImageName").value()).toLowerCase(java.util.Locale.ROOT).endsWith("cmd.exe"),
+        assertEquals(ProcessHandle.current().pid(), mine.getValue("ParentProcessID"));
+        assertTrue(String.valueOf(mine.getValue("ImageName")).toLowerCase(java.util.Locale.ROOT).endsWith("cmd.exe"),
                 mine.toString());
-        assertFalse(mine.hasFieldErrors(), mine.toString());
+        assertFalse(mine.getFields().stream().anyMatch(org.etw4j.consumer.EventField::hasError), mine.toString());
     }
 
     /**

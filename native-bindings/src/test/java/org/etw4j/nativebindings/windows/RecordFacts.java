@@ -9,7 +9,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.etw4j.Guid;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.RawEventRecord;
 
 /**
  * Everything an {@code EVENT_RECORD} says about one event, as a value: every header field, each extended data item

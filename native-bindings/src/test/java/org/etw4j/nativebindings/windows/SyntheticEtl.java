@@ -9,8 +9,8 @@ import java.util.List;
 import org.etw4j.Guid;
 import org.etw4j.consumer.etl.EtlWriter;
 import org.etw4j.format.EventHeaderLayout;
-import org.etw4j.format.LogfileHeader;
-import org.etw4j.spi.RawEventRecord;
+import org.etw4j.LogfileHeader;
+import org.etw4j.RawEventRecord;
 
 /**
  * A synthetic .etl written by etw4j's {@link EtlWriter}, for the reverse proof of issue 21, item 13 (a file etw4j

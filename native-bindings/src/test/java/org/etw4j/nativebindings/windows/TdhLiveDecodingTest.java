@@ -20,10 +20,10 @@ import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
+import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.StreamOptions;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.SchemaSource;
+import org.etw4j.consumer.SchemaSource;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.provider.EtwProvider;
@@ -107,16 +107,16 @@ class TdhLiveDecodingTest {
     }
 
     /** A direct (no queue) stream of {@code p}'s events, decoded on the delivery thread while TDH can be asked. */
-    private EventStream stream(SessionControl s, EtwProvider p, List<DecodedEvent> decoded, CountDownLatch latch) {
+    private EventStream stream(SessionControl s, EtwProvider p, List<EventRecord> decoded, CountDownLatch latch) {
         return stream(s, p, decoded, latch, StreamOptions.direct());
     }
 
-    private EventStream stream(SessionControl s, EtwProvider p, List<DecodedEvent> decoded, CountDownLatch latch,
+    private EventStream stream(SessionControl s, EtwProvider p, List<EventRecord> decoded, CountDownLatch latch,
                                StreamOptions options) {
         EventStream stream = EventStream.openSession(s.name(), backend, options);
         cleanup.add(stream);
         stream.onEvent(p.id(), e -> {
-            decoded.add(e.decoded());
+            decoded.add(e.copy());
             latch.countDown();
         });
         stream.startAsync();
@@ -131,7 +131,7 @@ class TdhLiveDecodingTest {
     void anEventStreamDecodesAManifestEventWithTheMachinesTdhSchema() throws Exception {
         EtwProvider p = provider("p", true, "%1 items at %2 for %4");
         SessionControl s = session(p);
-        List<DecodedEvent> decoded = new CopyOnWriteArrayList<>();
+        List<EventRecord> decoded = new CopyOnWriteArrayList<>();
         CountDownLatch latch = new CountDownLatch(5);
         EventStream stream = stream(s, p, decoded, latch);
         TraceLoggingEvent hello = TraceLoggingEvent.builder("Hello").level(Level.INFORMATIONAL).keyword(1)
@@ -145,28 +145,28 @@ class TdhLiveDecodingTest {
         s.flush();
         assertTrue(latch.await(WAIT.toSeconds(), TimeUnit.SECONDS), "events arrived: " + decoded);
 
-        DecodedEvent order = decoded.get(0);
-        assertEquals(SchemaSource.TDH_LIVE, order.source(), order.toString());
-        assertEquals("Test-Tdh-Provider/Order/Start", order.fullName());
-        assertEquals(3L, order.field("Quantity").value());
-        assertEquals(9.5, order.field("Price").value());
-        assertEquals(2L, order.field("Status").value());
-        assertEquals("Closed", order.field("Status").label(), "the value map came from TdhGetEventMapInformation");
-        assertEquals("ACME", order.field("Customer").value());
-        assertEquals("3 items at 9.5 for ACME", order.message());
+        EventRecord order = decoded.get(0);
+        assertEquals(SchemaSource.TDH_LIVE, order.schemaSource(), order.toString());
+        assertEquals("Test-Tdh-Provider/Order/Start", order.providerName() + "/" + order.eventName());
+        assertEquals(3L, order.getValue("Quantity"));
+        assertEquals(9.5, order.getValue("Price"));
+        assertEquals(2L, order.getValue("Status"));
+        assertEquals("Closed", order.getField("Status").label(), "the value map came from TdhGetEventMapInformation");
+        assertEquals("ACME", order.getValue("Customer"));
+        assertEquals("3 items at 9.5 for ACME", order.message().orElseThrow());
         assertEquals(List.of(), order.notes());
-        assertEquals(0, order.undecodedLength());
+        assertFalse(order.toString().contains("<undecoded>"), order.toString());
 
-        DecodedEvent second = decoded.get(3);
-        assertEquals(SchemaSource.TDH_LIVE, second.source());
-        assertEquals("Open", second.field("Status").label());
-        assertEquals("Initech", second.field("Customer").value());
+        EventRecord second = decoded.get(3);
+        assertEquals(SchemaSource.TDH_LIVE, second.schemaSource());
+        assertEquals("Open", second.getField("Status").label());
+        assertEquals("Initech", second.getValue("Customer"));
 
-        for (DecodedEvent unknown : List.of(decoded.get(1), decoded.get(4))) {
-            assertEquals(SchemaSource.NONE, unknown.source());
+        for (EventRecord unknown : List.of(decoded.get(1), decoded.get(4))) {
+            assertEquals(SchemaSource.NONE, unknown.schemaSource());
             assertTrue(unknown.notes().stream().anyMatch(n -> n.contains("ERROR_NOT_FOUND")), unknown.notes().toString());
         }
-        assertEquals(SchemaSource.TRACELOGGING, decoded.get(2).source());
+        assertEquals(SchemaSource.TRACELOGGING, decoded.get(2).schemaSource());
 
         assertEquals(1, engine.tdhEventInformationCalls(p.id(), 5, 1), "one TDH lookup for the kind, then the cache");
         assertEquals(1, engine.tdhEventInformationCalls(p.id(), 6, 0), "a miss is remembered too");
@@ -182,7 +182,7 @@ class TdhLiveDecodingTest {
         // the kind up before copying.
         EtwProvider p = provider("p", true, null);
         SessionControl s = session(p);
-        List<DecodedEvent> decoded = new CopyOnWriteArrayList<>();
+        List<EventRecord> decoded = new CopyOnWriteArrayList<>();
         CountDownLatch latch = new CountDownLatch(3);
         EventStream stream = stream(s, p, decoded, latch, StreamOptions.DEFAULT);
         assertEquals(0, writeOrder(p, 3, 9.5, 2, "ACME"));
@@ -190,10 +190,10 @@ class TdhLiveDecodingTest {
         assertEquals(0, writeOrder(p, 4, 1.25, 1, "Initech"));
         s.flush();
         assertTrue(latch.await(WAIT.toSeconds(), TimeUnit.SECONDS), "events arrived: " + decoded);
-        assertEquals(SchemaSource.TDH_LIVE, decoded.get(0).source(), decoded.get(0).toString());
-        assertEquals("Closed", decoded.get(0).field("Status").label());
-        assertEquals("Initech", decoded.get(2).field("Customer").value());
-        assertEquals(SchemaSource.NONE, decoded.get(1).source());
+        assertEquals(SchemaSource.TDH_LIVE, decoded.get(0).schemaSource(), decoded.get(0).toString());
+        assertEquals("Closed", decoded.get(0).getField("Status").label());
+        assertEquals("Initech", decoded.get(2).getValue("Customer"));
+        assertEquals(SchemaSource.NONE, decoded.get(1).schemaSource());
         assertEquals(1, engine.tdhEventInformationCalls(p.id(), 5, 1));
         assertEquals(1, engine.tdhEventInformationCalls(p.id(), 6, 0));
         stream.close();
@@ -204,7 +204,7 @@ class TdhLiveDecodingTest {
     void aTdhFailureBecomesANoteAndTheStreamGoesOn() throws Exception {
         EtwProvider p = provider("p", true, null);
         SessionControl s = session(p);
-        List<DecodedEvent> decoded = new CopyOnWriteArrayList<>();
+        List<EventRecord> decoded = new CopyOnWriteArrayList<>();
         List<Throwable> streamErrors = new CopyOnWriteArrayList<>();
         CountDownLatch latch = new CountDownLatch(2);
         EventStream stream = stream(s, p, decoded, latch);
@@ -214,8 +214,8 @@ class TdhLiveDecodingTest {
         assertEquals(0, writeOrder(p, 4, 1.0, 1, "Initech"));
         s.flush();
         assertTrue(latch.await(WAIT.toSeconds(), TimeUnit.SECONDS));
-        for (DecodedEvent e : decoded) {
-            assertEquals(SchemaSource.NONE, e.source());
+        for (EventRecord e : decoded) {
+            assertEquals(SchemaSource.NONE, e.schemaSource());
             assertTrue(e.notes().stream().anyMatch(n -> n.contains("TDH lookup failed") && n.contains("TdhGetEventInformation")),
                     e.notes().toString());
         }

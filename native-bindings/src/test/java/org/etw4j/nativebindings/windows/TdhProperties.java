@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventField;
+import org.etw4j.consumer.EventField;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated._EVENT_PROPERTY_INFO;
 import org.etw4j.nativebindings.generated._PROPERTY_DATA_DESCRIPTOR;

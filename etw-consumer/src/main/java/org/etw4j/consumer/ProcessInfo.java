@@ -1,4 +1,6 @@
-package org.etw4j.consumer.decode;
+package org.etw4j.consumer;
+
+import org.etw4j.consumer.decode.VolumeMap;
 
 /**
  * One process as a trace's kernel process events describe it (Process Start, the rundown's DCStart/DCStop, Stop),

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.decode;
+package org.etw4j.consumer;
 
 /**
  * Where the schema that decoded an event came from.

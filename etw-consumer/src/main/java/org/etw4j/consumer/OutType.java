@@ -1,4 +1,4 @@
-package org.etw4j.consumer.decode;
+package org.etw4j.consumer;
 
 import java.util.HashMap;
 import java.util.Locale;
