@@ -18,9 +18,9 @@ import picocli.CommandLine.Spec;
  * {@code etw report FILE -o report.html}: one self-contained HTML page about a trace (etw-report's
  * {@link HtmlReport}): header facts, providers, events per second, top processes by CPU samples, flame graph.
  *
- * <p>A picocli command object: one instance per command line, not thread-safe. Reads the file four times (summary,
- * events per second, the trace model's two passes); the page is written to a temporary file beside the output and
- * moved into place, so a failed run leaves no half page.
+ * <p>A picocli command object: one instance per command line, not thread-safe. Reads the file twice, the trace
+ * model's two passes, which also count the summary and the events per second ({@link TraceReport#read}); the page is
+ * written to a temporary file beside the output and moved into place, so a failed run leaves no half page.
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
         header = "Write a self-contained HTML report of an .etl file.",

@@ -47,6 +47,7 @@ class SummaryUndecodedShortcutTest {
                 EtlSummary.Counter counter = new EtlSummary.Counter();
                 actual = SummaryCommand.undecoded(file, DumpCommand.decoder(List.of()), counter);
                 actualSummary = counter.finish(file);
+                assertEquals(1, file.cursorCount(), f + ": the summary and its listing read the file once");
             }
             assertEquals(expectedSummary, actualSummary, f + ": the one-read summary is the header pass's");
             assertEquals(expected.kinds(), actual.kinds(), f.toString());

@@ -71,6 +71,11 @@ final class RecordDecoding {
         }
     }
 
+    /** The context events are presented through, or null when they are not ({@link #present} does nothing). */
+    TraceContext presentingContext() {
+        return presents ? context : null;
+    }
+
     /** Takes {@code learned}, a first pass's context over the whole trace, instead of learning in stream order. */
     void learned(TraceContext learned) {
         this.context = learned;

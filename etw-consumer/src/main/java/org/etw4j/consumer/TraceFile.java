@@ -171,6 +171,44 @@ public final class TraceFile implements AutoCloseable {
         return settings.reuse() ? event : event.copy();
     }
 
+    /**
+     * Writes the remaining events (at most {@code limit}) to {@code out} in {@code format}, byte for byte as one
+     * {@link org.etw4j.consumer.output.EventFormatter} writing each {@link #readEvent()} does ({@code etw dump}),
+     * and flushes it; returns how many were written. With {@code threads} above 0 (and the default two passes,
+     * without provider names to match), this thread reads and copies the events and {@code threads} others decode
+     * and format them in batches, written in order ({@link ParallelFormatting}): worth it when a core is free,
+     * more CPU in all (the copies). {@code progress} hears the number of events written so far now and then, on
+     * this thread.
+     *
+     * @throws IOException as {@code out} throws it
+     * @throws org.etw4j.consumer.etl.EtlFormatException a problem the reader cannot step over
+     */
+    public long writeEvents(org.etw4j.consumer.output.EventFormat format, java.io.OutputStream out, long limit,
+                            int threads, java.util.function.LongConsumer progress) throws IOException {
+        return writeEvents(format, out, limit, threads, ParallelFormatting.BATCH, progress);
+    }
+
+    /** {@link #writeEvents(org.etw4j.consumer.output.EventFormat, java.io.OutputStream, long, int,
+     * java.util.function.LongConsumer)} with threaded batches of {@code batchSize} events (tests). */
+    long writeEvents(org.etw4j.consumer.output.EventFormat format, java.io.OutputStream out, long limit, int threads,
+                     int batchSize, java.util.function.LongConsumer progress) throws IOException {
+        if (threads > 0 && settings.traceContext() == ReadSettings.TraceContext.TWO_PASSES && !selection.hasNames()
+                && limit > 0 && hasMoreEvents()) { // the first pass is made: its context and registry are final
+            return ParallelFormatting.run(this, format, out, limit, threads, batchSize, decoding.presentingContext(),
+                    decoding.decoder.manifests(), progress);
+        }
+        org.etw4j.consumer.output.EventFormatter formatter = new org.etw4j.consumer.output.EventFormatter(format, out);
+        long written = 0;
+        while (written < limit && hasMoreEvents()) {
+            formatter.write(readEvent());
+            if ((++written & 0xFFF) == 0) {
+                progress.accept(written);
+            }
+        }
+        formatter.flush();
+        return written;
+    }
+
     private void start() {
         if (settings.traceContext() == ReadSettings.TraceContext.TWO_PASSES) {
             decoding.learned(FilePass.learnContext(files, decoding.decoder, false));

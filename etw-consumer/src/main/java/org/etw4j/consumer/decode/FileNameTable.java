@@ -16,7 +16,7 @@ import org.etw4j.consumer.SchemaSource;
  */
 final class FileNameTable {
 
-    private final TimeHistory<Long, String> names = new TimeHistory<>();
+    private final TimeHistory<String> names = new TimeHistory<>();
 
     /** Takes the file names {@code e} (logged at {@code time}, FILETIME) gives; other events are ignored. */
     void observe(DecodedEvent e, long time) {
@@ -33,6 +33,11 @@ final class FileNameTable {
         if (key != null && key.asLong() != null && name != null && name.value() instanceof String s && !s.isEmpty()) {
             names.put(key.asLong(), time, s);
         }
+    }
+
+    /** What the table learned, as text (see {@link TraceContext#describe()}). */
+    String describe() {
+        return "files\n" + names.describe(n -> n);
     }
 
     /** The name of file key (or file object) {@code key} at {@code time}, or {@code null}. */

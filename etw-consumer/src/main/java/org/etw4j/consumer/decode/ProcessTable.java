@@ -52,10 +52,17 @@ public final class ProcessTable {
     }
 
     private final VolumeMap volumes;
-    private final TimeHistory<Integer, Instance> processes = new TimeHistory<>();
+    private final TimeHistory<Instance> processes = new TimeHistory<>();
     /** Every instance in the order the trace first described it (for {@link #lifetimes}). */
     private final java.util.List<Instance> instances = new java.util.ArrayList<>();
-    private final TimeHistory<Integer, Integer> threads = new TimeHistory<>();
+    private final TimeHistory<Integer> threads = new TimeHistory<>();
+
+    /** What the table learned, as text (see {@link TraceContext#describe()}). */
+    String describe() {
+        return "processes\n" + processes.describe(p -> p.pid + "/" + p.parentId + "/" + p.sessionId + "/" + p.start + ".."
+                + p.stop + "/" + p.ended + "/" + p.imageFileName + "/" + p.imageNtPath + "/" + p.commandLine)
+                + "instances " + instances.size() + "\nthreads\n" + threads.describe(String::valueOf);
+    }
 
     /** A table whose image paths are shown in drive-letter form by {@code volumes}. */
     public ProcessTable(VolumeMap volumes) {

@@ -53,7 +53,7 @@ public final class TraceContext {
     private final ProcessTable processes;
     private final FileNameTable files;
     /** DiskIO: the process that issued each IRP (from the Init events, which carry the issuing thread). */
-    private final TimeHistory<Long, Integer> irpIssuers;
+    private final TimeHistory<Integer> irpIssuers;
     /** Set once {@link #presenter()} shared the tables: learning then stops, as other threads read them. */
     private boolean frozen;
 
@@ -100,6 +100,16 @@ public final class TraceContext {
      */
     public static TraceContext firstPass(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas) {
         return FilePass.learnContext(files, decoder, harvestSchemas);
+    }
+
+    /**
+     * Everything this context learned (volume mapping, processes with their instances, threads, file names, DiskIO
+     * issuers by IRP), as text in a fixed order: two contexts that describe alike present every event alike. For
+     * tests that compare ways of learning a trace.
+     */
+    String describe() {
+        return volumes.describe() + processes.describe() + files.describe() + "irps\n"
+                + irpIssuers.describe(String::valueOf);
     }
 
     /** The volume mapping recorded so far. */

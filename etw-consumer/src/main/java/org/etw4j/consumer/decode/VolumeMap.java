@@ -49,6 +49,11 @@ public final class VolumeMap {
         }
     }
 
+    /** The recorded prefixes in order, as text (see {@link TraceContext#describe()}). */
+    String describe() {
+        return "volumes " + entries + "\n";
+    }
+
     /** Whether the trace recorded no mapping so far. */
     public boolean isEmpty() {
         return entries.isEmpty();

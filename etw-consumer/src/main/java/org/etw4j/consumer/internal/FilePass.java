@@ -143,8 +143,11 @@ public final class FilePass {
         return context;
     }
 
-    /** EventSource manifest events (id 0xFFFE) and KernelTraceControl MetaData events, which the decoder harvests. */
-    private static boolean carriesSchemas(EtlRecordEvent r) {
+    /**
+     * Whether decoding {@code r} may teach the decoder schemas for later records: EventSource manifest events (id
+     * 0xFFFE) and KernelTraceControl MetaData events, which the decoder harvests. Cheap, header only.
+     */
+    public static boolean carriesSchemas(org.etw4j.spi.RawEventRecord r) {
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
             Guid g = TdhMetadata.METADATA_CLASS;
             return r.providerIdMsb() == g.mostSignificantBits() && r.providerIdLsb() == g.leastSignificantBits();
