@@ -20,8 +20,8 @@ import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
-import org.etw4j.spi.RawEventRecord;
-import org.etw4j.spi.RecordSnapshot;
+import org.etw4j.RawEventRecord;
+import org.etw4j.RecordSnapshot;
 
 /**
  * {@link TraceFile#writeEvents}'s threaded form: the calling thread reads (the cursor, the merge, decompression,

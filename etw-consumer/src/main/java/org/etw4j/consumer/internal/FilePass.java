@@ -147,7 +147,7 @@ public final class FilePass {
      * Whether decoding {@code r} may teach the decoder schemas for later records: EventSource manifest events (id
      * 0xFFFE) and KernelTraceControl MetaData events, which the decoder harvests. Cheap, header only.
      */
-    public static boolean carriesSchemas(org.etw4j.spi.RawEventRecord r) {
+    public static boolean carriesSchemas(org.etw4j.RawEventRecord r) {
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
             Guid g = TdhMetadata.METADATA_CLASS;
             return r.providerIdMsb() == g.mostSignificantBits() && r.providerIdLsb() == g.leastSignificantBits();
