@@ -88,9 +88,9 @@ public final class SimulatedBackend implements EtwBackend {
      * A new, empty simulated machine. Its enable callbacks run as on Windows: on a notification thread of the
      * process, one at a time in the order the controller's calls made them, after {@code EnableTraceEx2} (enable,
      * disable, capture-state) or a session's stop has returned, never on the enabling thread and never under a lock
-     * the enabler holds (MS Learn, PENABLECALLBACK callback function / EnableCallback: ETW calls it "when a
-     * controller enables or disables the provider" from its own notification, not from the controller's call;
-     * EnableTraceEx2, Timeout: "If Timeout is 0, this function will start configuring the provider asynchronously
+     * the enabler holds (MS Learn, PENABLECALLBACK callback function / EnableCallback: the provider receives
+     * enable and disable requests through it, delivered by ETW in the provider's process, not run by the
+     * controller's call; EnableTraceEx2, Timeout: "If Timeout is 0, this function will start configuring the provider asynchronously
      * and will return immediately"). An enable or capture-state that asks to wait ({@link
      * EnableParameters#waitsForCallbacks()}, EnableTraceEx2's nonzero Timeout: it waits "for all provider
      * callbacks to complete") returns once the callbacks of every provider registered on this machine have run,

@@ -183,9 +183,9 @@ class EnableNotificationThreadTest {
 
     /**
      * EventUnregister from inside the provider's own enable callback, on its notification thread. Windows'
-     * EventUnregister waits for the registration's callbacks in flight (MS Learn, EventUnregister: call it before
-     * the provider unloads; "EnableCallback" may run until it returns), so a blocking unregister there would wait
-     * for itself; the backends close the registration at once and finish the unregistration once the callback has
+     * EventUnregister waits for the registration's callbacks in flight (MS Learn, EventUnregister remarks:
+     * unregister before the provider's code unloads; dotnet/runtime issues 106087 and 131544 describe the hang
+     * for EventSource), so a blocking unregister there would wait for itself; the backends close the registration at once and finish the unregistration once the callback has
      * returned ({@link org.etw4j.spi.CloseGate}). Here: the enable that waits for callbacks returns, the
      * registration is closed inside its callback (its writes fail with ERROR_INVALID_HANDLE), and no later change
      * reaches it.
