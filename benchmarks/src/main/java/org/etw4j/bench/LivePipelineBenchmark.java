@@ -61,7 +61,8 @@ public class LivePipelineBenchmark {
         SimulatedBackend backend = new SimulatedBackend();
         provider = EtwProvider.builder("etw4j-bench-live").backend(backend).register();
         session = TraceSession.start(SessionConfig.realTime("etw4j-bench-live").build(), backend);
-        session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+        // the benchmark writes right after: wait until the provider has seen the enable (EnableTraceEx2's Timeout)
+        session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
         stream = EventStream.openSession(session.name(), backend, StreamOptions.DEFAULT);
         stream.onEvent(e -> {
             if (handlerNanos > 0) {

@@ -74,7 +74,8 @@ public class WriteBenchmark {
         backend = new SimulatedBackend();
         provider = EtwProvider.builder("etw4j-bench-write").backend(backend).register();
         session = TraceSession.start(SessionConfig.realTime("etw4j-bench").bufferSizeKb(1024).buffers(8, 64).build(), backend);
-        session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+        // the benchmark writes right after: wait until the provider has seen the enable (EnableTraceEx2's Timeout)
+        session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
         consumer = backend.openRealTime(session.name(), new RecordSink() {
             @Override
             public void onRecord(RawEventRecord record) {

@@ -178,7 +178,8 @@ public record EnableParameters(int level, long matchAnyKeyword, long matchAllKey
          * TraceEvent pass. The cost of waiting: each enable, disable and capture-state of a session blocks for as
          * long as the slowest callback of any process that registered the provider (a hung process makes every
          * call take the whole wait). Use it when a test or a tool needs "the provider is enabled when enable
-         * returns"; the simulated backend always delivers before returning.
+         * returns". The simulated backend runs callbacks on a notification thread as Windows does (issue 21, item 8):
+         * there, the wait means "the callbacks of every provider registered on the machine have run".
          */
         public Builder waitForCallbacks(Duration wait) {
             this.callbackWait = java.util.Objects.requireNonNull(wait, "wait");

@@ -138,10 +138,25 @@ public final class TraceSession implements AutoCloseable {
         static final System.Logger LOG = System.getLogger(TraceSession.class.getName());
     }
 
-    /** Disables a provider. */
+    /**
+     * Disables a provider without waiting for its enable callbacks (EnableTraceEx2 with Timeout 0): the provider
+     * may still write for a moment after this returns, as on Windows.
+     */
     public TraceSession disable(Guid providerId) {
+        return disable(providerId, java.time.Duration.ZERO);
+    }
+
+    /**
+     * Disables a provider and waits, up to {@code callbackWait}, until every provider of the machine has seen the
+     * change (EnableTraceEx2's Timeout; see {@link EnableParameters.Builder#waitForCallbacks} for what it means
+     * and costs). Use it when the code after the call needs "disabled before return".
+     */
+    public TraceSession disable(Guid providerId, java.time.Duration callbackWait) {
         Objects.requireNonNull(providerId, "providerId");
-        control.disableProvider(providerId);
+        Objects.requireNonNull(callbackWait, "callbackWait");
+        // the same range check as an enable's Timeout
+        EnableParameters.of(org.etw4j.Level.VERBOSE).withCallbackWait(callbackWait);
+        control.disableProvider(providerId, callbackWait);
         return this;
     }
 

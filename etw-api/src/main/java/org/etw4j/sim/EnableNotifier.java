@@ -18,10 +18,13 @@ import java.util.concurrent.TimeUnit;
  * times out. Issue 21, item 8 (1). Thread-safe; the thread is a daemon and ends after a second without work.
  */
 final class EnableNotifier {
+    /** The current notification thread (the pool replaces it after an idle second). */
+    private volatile Thread thread;
     private final ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
             r -> {
                 Thread t = new Thread(r, "etw4j-sim-enable-notifications");
                 t.setDaemon(true);
+                thread = t;
                 return t;
             });
 
@@ -36,7 +39,7 @@ final class EnableNotifier {
 
     /** Whether the thread calling this is the notification thread (a callback enabling from inside itself). */
     boolean isNotificationThread() {
-        return Thread.currentThread().getName().equals("etw4j-sim-enable-notifications") && Thread.currentThread().isDaemon();
+        return Thread.currentThread() == thread;
     }
 
     /** Waits until every callback queued before this call has returned; false when {@code timeout} ran out first. */

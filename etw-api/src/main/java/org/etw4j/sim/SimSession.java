@@ -141,9 +141,9 @@ final class SimSession implements SessionControl {
     }
 
     @Override
-    public void disableProvider(Guid providerId) {
+    public void disableProvider(Guid providerId, java.time.Duration callbackWait) {
         checkRunning("EnableTraceEx2");
-        backend.disable(this, providerId);
+        backend.disable(this, providerId, callbackWait);
     }
 
     @Override

@@ -45,8 +45,8 @@ import org.etw4j.spi.TraceConsumer;
  *   <li>Enable notifications (MS Learn, PENABLECALLBACK callback function): level = maximum over the sessions enabling a provider, MatchAnyKeyword =
  *       their OR, MatchAllKeyword = their AND; DISABLE only when no session enables it; a provider registering
  *       after a session enabled it is notified at registration with a GUID_NULL source; CAPTURE_STATE leaves the
- *       state alone; a stopping session updates its providers. Notifications run on the controller's thread, as
- *       on Windows, one at a time. The maximum is numeric, as the seed states it: a session at level 0 ("every
+ *       state alone; a stopping session updates its providers. Notifications run on the process's notification
+ *       thread, one at a time, as on Windows ({@link #SimulatedBackend()}). The maximum is numeric, as the seed states it: a session at level 0 ("every
  *       level") beside one at level 4 gives the provider 4; whether Windows' kernel does the same is not
  *       documented, so this is the seed's rule, not an observation.</li>
  *   <li>Per-session delivery (MS Learn, EVENT_DESCRIPTOR structure): each session applies its own level (0 admits every level), keyword,
@@ -81,30 +81,49 @@ public final class SimulatedBackend implements EtwBackend {
             .map(java.time.Instant::toEpochMilli).orElse(0L);
     private final byte[] userSid = simulatedSid();
     private volatile LogFileSinkFactory logFileSinks;
-    /** Null: enable callbacks run on the enabling thread (the default, see {@link #withNotificationThread()}). */
-    private final EnableNotifier notifier;
+    /** The process's notification thread: enable callbacks run there, as on Windows (issue 21, item 8 (1)). */
+    private final EnableNotifier notifier = new EnableNotifier();
 
-    /** A new, empty simulated machine; enable callbacks run on the enabling thread (see {@link #withNotificationThread()}). */
+    /**
+     * A new, empty simulated machine. Its enable callbacks run as on Windows: on a notification thread of the
+     * process, one at a time in the order the controller's calls made them, after {@code EnableTraceEx2} (enable,
+     * disable, capture-state) or a session's stop has returned, never on the enabling thread and never under a lock
+     * the enabler holds (MS Learn, PENABLECALLBACK callback function / EnableCallback: the provider receives
+     * enable and disable requests through it, delivered by ETW in the provider's process, not run by the
+     * controller's call; EnableTraceEx2, Timeout: "If Timeout is 0, this function will start configuring the provider asynchronously
+     * and will return immediately"). An enable or capture-state that asks to wait ({@link
+     * EnableParameters#waitsForCallbacks()}, EnableTraceEx2's nonzero Timeout: it waits "for all provider
+     * callbacks to complete") returns once the callbacks of every provider registered on this machine have run,
+     * or after the wait with a warning, as EnableTraceEx2's ERROR_TIMEOUT. So code that writes right after
+     * enabling must ask to wait, as it must on Windows. A callback that takes a lock the enabling thread holds
+     * does not deadlock. The callback of a provider registering while a session enables it still runs inside
+     * {@code EventRegister}, on the registering thread, as on Windows (issue 21, item 5). Before issue 21 item 8
+     * the default ran callbacks synchronously on the enabling thread under the machine's lock.
+     */
     public SimulatedBackend() {
-        this(false);
-    }
-
-    private SimulatedBackend(boolean notificationThread) {
-        this.notifier = notificationThread ? new EnableNotifier() : null;
     }
 
     /**
-     * A new, empty simulated machine whose enable callbacks run as on Windows: on a notification thread of the
-     * process, in order, after {@code EnableTraceEx2} (enable, disable, capture-state, a session's stop) has
-     * returned, unless the enable asked to wait ({@link EnableParameters#waitsForCallbacks()}: then it returns once
-     * the callbacks have run, or after the wait with a warning, as EnableTraceEx2's ERROR_TIMEOUT). A callback that
-     * takes a lock the enabling thread holds therefore does not deadlock (issue 21, item 8 (1)). The callback for
-     * a provider that registers while a session enables it still runs inside {@code EventRegister}, on the
-     * registering thread, as on Windows (issue 21, item 5). Not yet the default: tests across the modules still
-     * write right after enabling without waiting (docs/windows.md says what is left).
+     * The same as {@link #SimulatedBackend()}: every simulated machine has delivered its enable callbacks on a
+     * notification thread since issue 21, item 8 (1).
+     *
+     * @deprecated use {@code new SimulatedBackend()}
      */
+    @Deprecated
     public static SimulatedBackend withNotificationThread() {
-        return new SimulatedBackend(true);
+        return new SimulatedBackend();
+    }
+
+    /**
+     * Waits up to {@code timeout} until every enable callback queued so far on this machine has run; false when
+     * the time ran out first. For tests of the simulator after a change no Windows call can wait for: a session's
+     * stop (ControlTrace STOP has no Timeout; the providers it enabled learn of it on their notification thread).
+     * After an enable, disable or capture-state, ask that call to wait instead ({@link
+     * EnableParameters.Builder#waitForCallbacks}), as a Windows program must. Not from inside a callback (it would
+     * wait for itself: returns false at once).
+     */
+    public boolean awaitEnableCallbacks(java.time.Duration timeout) throws InterruptedException {
+        return !notifier.isNotificationThread() && notifier.awaitQueued(timeout);
     }
 
     /** The process-wide simulated machine. */
@@ -227,10 +246,25 @@ public final class SimulatedBackend implements EtwBackend {
 
     void enable(SimSession session, Guid providerId, EnableParameters p) {
         enableNow(session, providerId, p);
-        if (notifier != null && p.waitsForCallbacks() && !notifier.isNotificationThread()) {
+        awaitCallbacks(providerId, p);
+    }
+
+    /**
+     * EnableTraceEx2's Timeout (MS Learn, EnableTraceEx2: with a nonzero Timeout the function "will start
+     * configuring the provider and will then begin waiting for the configuration to complete, including waiting
+     * for all provider callbacks to complete"): when {@code p} asks to wait, returns once every callback queued so
+     * far (every provider of this machine) has run, or when the wait ran out. Not from the notification thread
+     * itself: a callback that enables would wait for itself.
+     */
+    private void awaitCallbacks(Guid providerId, EnableParameters p) {
+        awaitCallbacks(providerId, p.callbackWait());
+    }
+
+    private void awaitCallbacks(Guid providerId, java.time.Duration wait) {
+        if (!wait.isZero() && !notifier.isNotificationThread()) {
             boolean done;
             try {
-                done = notifier.awaitQueued(p.callbackWait());
+                done = notifier.awaitQueued(wait);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 done = false;
@@ -238,7 +272,7 @@ public final class SimulatedBackend implements EtwBackend {
             if (!done) {
                 // As the Windows backend treats EnableTraceEx2's ERROR_TIMEOUT: the change was made, the wait ran out.
                 System.getLogger(SimulatedBackend.class.getName()).log(System.Logger.Level.WARNING, "EnableTraceEx2 (simulated)"
-                        + " timed out: an enable callback of provider " + providerId + " took longer than " + p.callbackWait()
+                        + " timed out: an enable callback of provider " + providerId + " took longer than " + wait
                         + "; the change was made, but that provider may not have seen it yet");
             }
         }
@@ -302,7 +336,12 @@ public final class SimulatedBackend implements EtwBackend {
         }
     }
 
-    void disable(SimSession session, Guid providerId) {
+    void disable(SimSession session, Guid providerId, java.time.Duration callbackWait) {
+        disableNow(session, providerId);
+        awaitCallbacks(providerId, callbackWait);
+    }
+
+    private void disableNow(SimSession session, Guid providerId) {
         synchronized (notifyLock) {
             SessionFilter removed = session.enabled.remove(providerId);
             if (removed == null) {
@@ -333,6 +372,7 @@ public final class SimulatedBackend implements EtwBackend {
                 notify(r, 2, source, a);
             }
         }
+        awaitCallbacks(providerId, p); // EnableTraceEx2(CAPTURE_STATE) takes the same Timeout
     }
 
     /**
@@ -426,13 +466,9 @@ public final class SimulatedBackend implements EtwBackend {
         return out;
     }
 
-    /** One enable callback: on the notification thread if this machine has one, else now. */
+    /** One enable callback, queued for the notification thread (see {@link #SimulatedBackend()}). */
     private void notify(SimRegistration r, int code, Guid source, Aggregate a) {
-        if (notifier != null) {
-            notifier.submit(() -> notifyNow(r, code, source, a));
-        } else {
-            notifyNow(r, code, source, a);
-        }
+        notifier.submit(() -> notifyNow(r, code, source, a));
     }
 
     private void notifyNow(SimRegistration r, int code, Guid source, Aggregate a) {

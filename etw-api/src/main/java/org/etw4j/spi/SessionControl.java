@@ -24,8 +24,16 @@ public interface SessionControl {
     /** {@code EnableTraceEx2(ENABLE_PROVIDER)}: enables or re-enables the provider with new parameters. */
     void enableProvider(Guid providerId, EnableParameters parameters);
 
-    /** {@code EnableTraceEx2(DISABLE_PROVIDER)}. */
-    void disableProvider(Guid providerId);
+    /** {@code EnableTraceEx2(DISABLE_PROVIDER)} with Timeout 0: returns without waiting for the providers' callbacks. */
+    default void disableProvider(Guid providerId) {
+        disableProvider(providerId, java.time.Duration.ZERO);
+    }
+
+    /**
+     * {@code EnableTraceEx2(DISABLE_PROVIDER)} waiting up to {@code callbackWait} for the providers' callbacks
+     * (EnableTraceEx2's Timeout, as {@link EnableParameters#callbackWait()} for an enable; zero does not wait).
+     */
+    void disableProvider(Guid providerId, java.time.Duration callbackWait);
 
     /** {@code EnableTraceEx2(CAPTURE_STATE)}: asks the provider to log its state; never disables it. */
     void captureState(Guid providerId, EnableParameters parameters);

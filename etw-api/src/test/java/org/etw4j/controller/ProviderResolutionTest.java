@@ -65,7 +65,8 @@ class ProviderResolutionTest {
         sim.installProvider("Microsoft-Windows-Kernel-Process", KERNEL_PROCESS);
         try (EtwProvider kernel = EtwProvider.builder(KERNEL_PROCESS).backend(sim).register();
              TraceSession s = TraceSession.start(SessionConfig.realTime("resolve-by-name").build(), sim)) {
-            s.enable("Microsoft-Windows-Kernel-Process", EnableParameters.of(Level.INFORMATIONAL, 0x10));
+            s.enable("Microsoft-Windows-Kernel-Process", EnableParameters.of(Level.INFORMATIONAL, 0x10)
+                    .withCallbackWait(java.time.Duration.ofSeconds(10)));
             assertTrue(kernel.isEnabled(Level.INFORMATIONAL.value(), 0x10));
             assertEquals(ProviderResolution.Rule.REGISTERED,
                     TraceSession.resolve("Microsoft-Windows-Kernel-Process", sim, Map.of()).rule());

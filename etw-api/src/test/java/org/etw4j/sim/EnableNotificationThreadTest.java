@@ -9,6 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.EnableParameters;
@@ -21,13 +23,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 21, item 8 (1): enable callbacks as Windows runs them, on a notification thread of the provider's process
- * (MS Learn, PENABLECALLBACK callback function; EnableTraceEx2, Timeout), in {@link SimulatedBackend#withNotificationThread()}.
+ * (MS Learn, PENABLECALLBACK callback function; EnableTraceEx2, Timeout), in {@link new SimulatedBackend()}.
  * Before, the simulator called them synchronously on the enabling thread under its global lock: a callback that
  * takes a (non-reentrant) lock the enabling thread holds deadlocked, where on Windows it only waits for the lock.
  */
 class EnableNotificationThreadTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private final SimulatedBackend backend = SimulatedBackend.withNotificationThread();
+    private final SimulatedBackend backend = new SimulatedBackend();
     private final Guid provider = Guid.of(UUID.randomUUID());
     private SessionControl session;
     private ProviderRegistration registration;
@@ -142,6 +144,142 @@ class EnableNotificationThreadTest {
         List<Seen> seen = new CopyOnWriteArrayList<>();
         register((code, source, level, any, all, filters) -> seen.add(new Seen(code, Thread.currentThread().getName())));
         assertEquals(List.of(new Seen(1, Thread.currentThread().getName())), seen, "issue 21, item 5: inside EventRegister");
+    }
+
+    @Test
+    void theSharedMachineCallsBackOnItsNotificationThreadToo() throws Exception {
+        SimulatedBackend shared = SimulatedBackend.shared();
+        List<Seen> seen = new CopyOnWriteArrayList<>();
+        try (ProviderRegistration r = shared.registerProvider(provider, (code, source, level, any, all, filters) ->
+                seen.add(new Seen(code, Thread.currentThread().getName())))) {
+            SessionControl s = shared.startSession(SessionConfig.realTime("notify-shared-" + UUID.randomUUID()).build());
+            try {
+                s.enableProvider(provider, EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+                assertEquals(1, seen.size());
+                assertNotEquals(Thread.currentThread().getName(), seen.get(0).thread());
+            } finally {
+                s.stop();
+            }
+        }
+    }
+
+    @Test
+    void aWaitingDisableReturnsOnceTheProviderSawIt() {
+        List<Integer> codes = new CopyOnWriteArrayList<>();
+        register((code, source, level, any, all, filters) -> {
+            sleep(20); // a slow callback: the disable still returns after it
+            codes.add(code);
+        });
+        org.etw4j.controller.TraceSession s = org.etw4j.controller.TraceSession.start(
+                SessionConfig.realTime("notify-disable-" + UUID.randomUUID()).build(), backend);
+        try {
+            s.enable(provider, EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
+            s.disable(provider, WAIT);
+            assertEquals(List.of(1, 0), codes, "ENABLE then DISABLE, both seen before disable returned");
+        } finally {
+            s.stop();
+        }
+    }
+
+    /**
+     * EventUnregister from inside the provider's own enable callback, on its notification thread. Windows'
+     * EventUnregister waits for the registration's callbacks in flight (MS Learn, EventUnregister remarks:
+     * unregister before the provider's code unloads; dotnet/runtime issues 106087 and 131544 describe the hang
+     * for EventSource), so a blocking unregister there would wait for itself; the backends close the registration at once and finish the unregistration once the callback has
+     * returned ({@link org.etw4j.spi.CloseGate}). Here: the enable that waits for callbacks returns, the
+     * registration is closed inside its callback (its writes fail with ERROR_INVALID_HANDLE), and no later change
+     * reaches it.
+     */
+    @Test
+    void aProviderUnregisteringInsideItsOwnCallbackOnTheNotificationThreadDoesNotHang() throws Exception {
+        AtomicReference<ProviderRegistration> self = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        AtomicInteger writeAfterClose = new AtomicInteger(-1);
+        AtomicReference<String> thread = new AtomicReference<>();
+        CountDownLatch registered = new CountDownLatch(1);
+        ProviderRegistration r = backend.registerProvider(provider, (code, source, level, any, all, filters) -> {
+            calls.incrementAndGet();
+            thread.set(Thread.currentThread().getName());
+            awaitUninterruptibly(registered);
+            self.get().close(); // EventUnregister inside its own callback
+            writeAfterClose.set(self.get().write(org.etw4j.EventDescriptor.of(1, Level.ERROR, 0), null, null,
+                    new org.etw4j.provider.EventData()));
+        });
+        self.set(r);
+        registered.countDown();
+        SessionControl s = session();
+        assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> s.enableProvider(provider, EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT)),
+                "EventUnregister inside its own callback must not wait for that callback");
+        assertEquals(1, calls.get());
+        assertNotEquals(Thread.currentThread().getName(), thread.get(), "the callback ran on the notification thread");
+        assertEquals(org.etw4j.Win32Error.ERROR_INVALID_HANDLE.code(), writeAfterClose.get(), "closed at once");
+        s.enableProvider(provider, EnableParameters.of(Level.ERROR).withCallbackWait(WAIT));
+        s.disableProvider(provider, WAIT);
+        assertEquals(1, calls.get(), "an unregistered provider hears nothing more");
+        r.close(); // idempotent
+    }
+
+    @Test
+    void eachProviderSeesItsChangesInTheControllersOrderWhileSessionsRaceOnOtherThreads() throws Exception {
+        int providers = 4;
+        int rounds = 200;
+        List<List<Integer>> seen = new java.util.ArrayList<>();
+        List<ProviderRegistration> regs = new java.util.ArrayList<>();
+        List<Guid> ids = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < providers; i++) {
+                List<Integer> mine = new CopyOnWriteArrayList<>();
+                seen.add(mine);
+                Guid id = Guid.of(UUID.randomUUID());
+                ids.add(id);
+                regs.add(backend.registerProvider(id, (code, source, level, any, all, filters) -> mine.add(code == 0 ? 0 : level)));
+            }
+            List<Thread> controllers = new java.util.ArrayList<>();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            for (int i = 0; i < providers; i++) {
+                Guid id = ids.get(i);
+                Thread controller = new Thread(() -> {
+                    SessionControl c = backend.startSession(SessionConfig.realTime("notify-order-" + UUID.randomUUID()).build());
+                    try {
+                        for (int round = 0; round < rounds; round++) {
+                            c.enableProvider(id, EnableParameters.of(Level.named(1 + round % 5))); // levels 1..5 in turn
+                            c.disableProvider(id);
+                        }
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    } finally {
+                        c.stop();
+                    }
+                });
+                controller.start();
+                controllers.add(controller);
+            }
+            for (Thread t : controllers) {
+                t.join(WAIT.toMillis() * 3);
+                assertFalse(t.isAlive(), "a controller hung");
+            }
+            assertEquals(List.of(), failures);
+            assertTrue(backend.awaitEnableCallbacks(WAIT));
+            List<Integer> expected = new java.util.ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                expected.add(1 + round % 5);
+                expected.add(0);
+            }
+            for (int i = 0; i < providers; i++) {
+                assertEquals(expected, seen.get(i), "provider " + i + ": ENABLE(level)/DISABLE in its controller's order");
+            }
+        } finally {
+            regs.forEach(ProviderRegistration::close);
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void sleep(long ms) {

@@ -40,24 +40,28 @@ class ProviderGroupTest {
              EtwProvider b = member("etw4j-group-b");
              EtwProvider outsider = EtwProvider.builder("etw4j-group-outsider").backend(sim).register();
              TraceSession s = TraceSession.start(SessionConfig.realTime("group-session").build(), sim)) {
-            s.enable(group, groupEnable(Level.WARNING, 0x6));
+            s.enable(group, groupEnable(Level.WARNING, 0x6).withCallbackWait(java.time.Duration.ofSeconds(10)));
             assertEquals(new EnableState(true, 3, 0x6, 0), a.enableState());
             assertEquals(new EnableState(true, 3, 0x6, 0), b.enableState());
             assertFalse(outsider.isEnabled());
             assertEquals(0, a.write(org.etw4j.EventDescriptor.of(1, Level.ERROR, 0x2), new org.etw4j.provider.EventData()));
-            s.disable(group);
+            s.disable(group, java.time.Duration.ofSeconds(10));
             assertFalse(a.isEnabled());
             assertFalse(b.isEnabled());
         }
     }
 
     @Test
-    void aMemberRegisteredLaterJoinsAndLeavesWhenTheSessionStops() {
+    void aMemberRegisteredLaterJoinsAndLeavesWhenTheSessionStops() throws InterruptedException {
         try (TraceSession s = TraceSession.start(SessionConfig.realTime("group-session-2").build(), sim)) {
             s.enable(group, groupEnable(Level.INFORMATIONAL, 0x1));
             try (EtwProvider late = member("etw4j-group-late")) {
+                // it joins when its traits name the group (EventSetInformation, after EventRegister): the ENABLE
+                // comes on the notification thread; Windows documents no call that waits for it
+                assertTrue(sim.awaitEnableCallbacks(java.time.Duration.ofSeconds(10)));
                 assertEquals(new EnableState(true, 4, 0x1, 0), late.enableState(), "joined at registration");
-                s.stop();
+                s.stop(); // ControlTrace STOP does not wait: the DISABLE reaches the member on its notification thread
+                assertTrue(sim.awaitEnableCallbacks(java.time.Duration.ofSeconds(10)));
                 assertFalse(late.isEnabled(), "the session that enabled the group stopped");
             }
         }
@@ -67,7 +71,7 @@ class ProviderGroupTest {
     void withoutProviderGroupTheGuidIsJustAProvider() {
         try (EtwProvider a = member("etw4j-group-plain");
              TraceSession s = TraceSession.start(SessionConfig.realTime("group-session-3").build(), sim)) {
-            s.enable(group, EnableParameters.of(Level.VERBOSE));
+            s.enable(group, EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
             assertFalse(a.isEnabled(), "no PROVIDER_GROUP: the group's members are not enabled");
             assertTrue(s.isRunning());
         }

@@ -79,6 +79,9 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The session configuration and filters for A and B (see {@link DemoKind} for what they imply). */
+    /** How long the demo's enables wait for the provider's callbacks (EnableTraceEx2's Timeout). */
+    static final Duration ENABLE_CALLBACK_WAIT = Duration.ofSeconds(10);
+
     static EnableParameters parametersA() {
         return EnableParameters.of(Level.INFORMATIONAL, DemoEvents.KEYWORD_REQUESTS);
     }
@@ -143,8 +146,12 @@ final class DemoCommand implements Callable<Integer> {
                 EventStream streamA = consume(backend, SESSION_A, tallyA);
                 EventStream streamB = consume(backend, SESSION_B, tallyB);
 
-                a.enable(provider.id(), parametersA());
-                b.enable(provider.id(), parametersB());
+                // The workers write right after: wait until the provider has seen both enables. Windows, and the
+                // simulated ETW, run enable callbacks on the provider's notification thread after EnableTraceEx2
+                // returns unless it is given a Timeout (MS Learn, EnableTraceEx2: a nonzero Timeout waits "for all
+                // provider callbacks to complete").
+                a.enable(provider.id(), parametersA().withCallbackWait(ENABLE_CALLBACK_WAIT));
+                b.enable(provider.id(), parametersB().withCallbackWait(ENABLE_CALLBACK_WAIT));
                 enableState = provider.enableState();
 
                 writeFromWorkers(provider);

@@ -44,7 +44,7 @@ class EventStreamTest {
         Rig(SessionConfig.Builder config, String providerName) {
             session = TraceSession.start(config.build(), backend);
             provider = EtwProvider.builder(providerName).backend(backend).register();
-            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
         }
 
         @Override

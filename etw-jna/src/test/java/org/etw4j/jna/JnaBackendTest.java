@@ -79,9 +79,17 @@ class JnaBackendTest {
         TraceSession s = TraceSession.start(SessionConfig.realTime("jna-test-" + name).build(), sim);
         cleanup.add(s);
         if (provider != null) {
-            s.enable(provider, p);
+            s.enable(provider, waited(p));
         }
         return s;
+    }
+
+    /**
+     * {@code p}, waiting for the enable callbacks: they run on the simulator's notification thread, as on Windows,
+     * after EnableTraceEx2 returns unless it is given a Timeout (issue 21, item 8).
+     */
+    private static EnableParameters waited(EnableParameters p) {
+        return p.withCallbackWait(Duration.ofSeconds(10));
     }
 
     private JnaRegistration register(Guid id, EnableCallback callback) {
@@ -256,7 +264,7 @@ class JnaBackendTest {
         // cleanup's stop would wait for it too.
         TraceSession s = TraceSession.start(SessionConfig.realTime("jna-test-self-close").build(), sim);
         int selfWaitsBefore = engine.selfUnregisterWaits();
-        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> s.enable(id, EnableParameters.of(Level.ERROR)),
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> s.enable(id, waited(EnableParameters.of(Level.ERROR))),
                 () -> "close() inside the provider's own enable callback did not return (EventUnregister waited for the"
                         + " callback itself: " + (engine.selfUnregisterWaits() - selfWaitsBefore) + " self-wait(s))");
         assertEquals(0, engine.selfUnregisterWaits() - selfWaitsBefore, "EventUnregister was called inside its own callback");
@@ -286,7 +294,7 @@ class JnaBackendTest {
             throw new AssertionError("an Error, too");
         });
         TraceSession s = session("throwing", a, EnableParameters.of(Level.ERROR));
-        s.enable(b, EnableParameters.of(Level.WARNING));
+        s.enable(b, waited(EnableParameters.of(Level.WARNING)));
         List<CallbackFailure> failures = jna.callbackFailures();
         assertEquals(2, failures.size());
         assertEquals(a, failures.get(0).providerId());
@@ -297,7 +305,7 @@ class JnaBackendTest {
         // still working: a well-behaved provider is notified
         AtomicInteger ok = new AtomicInteger();
         register(guid(7), (c, x, l, y, z, f) -> ok.incrementAndGet());
-        s.enable(guid(7), EnableParameters.of(Level.ERROR));
+        s.enable(guid(7), waited(EnableParameters.of(Level.ERROR)));
         assertEquals(1, ok.get());
     }
 
@@ -410,7 +418,7 @@ class JnaBackendTest {
         // A 4 KB-buffer session cannot hold a 5000-byte event: the simulator answers ERROR_MORE_DATA.
         TraceSession small = TraceSession.start(SessionConfig.realTime("jna-test-small").bufferSizeKb(4).build(), sim);
         cleanup.add(small);
-        small.enable(id, EnableParameters.of(Level.VERBOSE));
+        small.enable(id, waited(EnableParameters.of(Level.VERBOSE)));
         assertEquals(Win32Error.ERROR_MORE_DATA.code(), r.write(EVENT, null, null, new EventData().add(new byte[5000])));
     }
 

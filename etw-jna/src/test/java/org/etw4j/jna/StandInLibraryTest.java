@@ -96,7 +96,7 @@ class StandInLibraryTest {
         try (JnaRegistration r = (JnaRegistration) jna.registerProvider(id, (c, s, l, a, al, f) -> { });
              TraceSession s = TraceSession.start(SessionConfig.realTime("standin-enabled").build(), sim)) {
             assertEquals(0, lib.EventProviderEnabled(r.handle(), (byte) 1, 0));
-            s.enable(id, EnableParameters.of(Level.WARNING, 0x2));
+            s.enable(id, EnableParameters.of(Level.WARNING, 0x2).withCallbackWait(java.time.Duration.ofSeconds(10)));
             assertEquals(1, lib.EventProviderEnabled(r.handle(), (byte) Level.WARNING.value(), 0x2));
             assertEquals(0, lib.EventProviderEnabled(r.handle(), (byte) Level.VERBOSE.value(), 0x2));
             Memory d = new Memory(16);

@@ -12,6 +12,7 @@ import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.LostEvents;
 import org.etw4j.consumer.StreamOptions;
+import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.SessionStatistics;
 import org.etw4j.controller.TraceSession;
@@ -99,7 +100,7 @@ public final class CapturedEvents implements AutoCloseable {
         if (file != null) {
             try {
                 for (Guid id : spec.providerIds()) {
-                    session.enable(id, spec.parameters());
+                    session.enable(id, enabledBeforeReturn(spec.parameters()));
                 }
                 return new CapturedEvents(spec, session, null, file);
             } catch (RuntimeException | Error e) {
@@ -119,7 +120,7 @@ public final class CapturedEvents implements AutoCloseable {
             stream.onEvent(c::onRecord).onLost(c::onLost).onError(c::onError);
             stream.startAsync();
             for (Guid id : spec.providerIds()) {
-                session.enable(id, spec.parameters());
+                session.enable(id, enabledBeforeReturn(spec.parameters()));
             }
             return captured;
         } catch (RuntimeException | Error e) {
@@ -130,6 +131,20 @@ public final class CapturedEvents implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** How long an enable waits for the providers' callbacks (a hung provider elsewhere costs a test this much). */
+    static final Duration ENABLE_CALLBACK_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * The test's parameters with EnableTraceEx2's wait, unless the test chose one: a test writes right after the
+     * capture starts, so its providers must have seen the enable by then. On Windows, and on the simulated ETW,
+     * enable callbacks run on a notification thread after EnableTraceEx2 returns unless it is asked to wait (MS
+     * Learn, EnableTraceEx2, Timeout: a nonzero Timeout waits "for all provider callbacks to complete"); without
+     * the wait the first events of a test would be dropped now and then (issue 21, item 8).
+     */
+    static EnableParameters enabledBeforeReturn(EnableParameters p) {
+        return p.waitsForCallbacks() ? p : p.withCallbackWait(ENABLE_CALLBACK_WAIT);
     }
 
     // ------------------------------------------------------------------------------------ delivery thread

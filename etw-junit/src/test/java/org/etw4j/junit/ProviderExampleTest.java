@@ -89,7 +89,8 @@ class ProviderExampleTest {
     @Test
     void verboseEventsAreWrittenOnlyWhileTheSessionListens(CapturedEvents events) {
         assertTrue(service.provider().isEnabled(Level.VERBOSE.value(), OrderService.KEYWORD_ORDERS), "the test's session enables the provider");
-        events.session().disable(TraceSession.resolve(OrderService.PROVIDER));
+        // wait until the provider has seen the disable: its callback runs on a notification thread (EnableTraceEx2's Timeout)
+        events.session().disable(TraceSession.resolve(OrderService.PROVIDER), java.time.Duration.ofSeconds(10));
         assertFalse(service.provider().isEnabled(Level.VERBOSE.value(), OrderService.KEYWORD_ORDERS));
         service.place("E-5", new String[] {"fork"}, 1.0, true);
         events.assertThat().isEmpty();

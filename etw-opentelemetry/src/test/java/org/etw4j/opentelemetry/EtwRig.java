@@ -33,7 +33,7 @@ final class EtwRig implements AutoCloseable {
         this.backend = backend;
         this.session = TraceSession.start(SessionConfig.realTime("otel-" + UUID.randomUUID()).flushTimer(Duration.ZERO)
                 .build(), backend);
-        session.enable(providerName, EnableParameters.of(level));
+        session.enable(providerName, EnableParameters.of(level).withCallbackWait(java.time.Duration.ofSeconds(10))); // tests write right after
         stream = EventStream.openSession(session.name(), backend);
         stream.onEvent(e -> {
             if (e.isTraceLogging()) {

@@ -67,7 +67,7 @@ class EtlWriterRoundTripTest {
              EtwProvider provider = EtwProvider.builder(providerName).backend(backend).register()) {
             session.enable(provider.id(), EnableParameters.builder().level(Level.VERBOSE)
                     .property(EnableProperty.SID).property(EnableProperty.TS_ID)
-                    .property(EnableProperty.PROCESS_START_KEY).build());
+                    .property(EnableProperty.PROCESS_START_KEY).waitForCallbacks(java.time.Duration.ofSeconds(10)).build());
             EventStream stream = EventStream.openSession(name, backend, StreamOptions.direct());
             stream.onEvent(provider.id(), e -> live.add(e.copy()));
             stream.onEvent(e -> {
@@ -229,7 +229,7 @@ class EtlWriterRoundTripTest {
         try (TraceSession session = TraceSession.start(SessionConfig.file(name, etl).bufferSizeKb(1).buffers(2, 8)
                 .flushTimer(Duration.ZERO).build(), backend);
              EtwProvider provider = EtwProvider.builder("Etw4j-Test-Lost").backend(backend).register()) {
-            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
             for (int i = 0; i < 20; i++) {
                 assertEquals(0, provider.event(MANIFEST_EVENT).int32(i).string("x".repeat(100)).write());
             }

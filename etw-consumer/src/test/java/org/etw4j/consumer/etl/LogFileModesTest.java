@@ -51,7 +51,7 @@ class LogFileModesTest {
         try (TraceSession session = TraceSession.start(config.bufferSizeKb(1).buffers(4, 100_000)
                 .flushTimer(Duration.ZERO).build(), backend);
              EtwProvider provider = EtwProvider.builder("Etw4j-Test-FileModes").backend(backend).register()) {
-            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
             for (int i = first; i < first + EVENTS; i++) {
                 assertEquals(0, provider.event(EVENT).int32(i).string("x".repeat(100)).write());
             }

@@ -47,7 +47,7 @@ class SessionShutdownTest {
             TraceSession session = TraceSession.start(SessionConfig.file("etw4j-shutdown-" + ProcessHandle.current().pid(),
                     Path.of(args[0])).bufferSizeKb(4).buffers(2, 64).flushTimer(Duration.ZERO).build());
             EtwProvider provider = EtwProvider.register("Etw4j-Test-Shutdown");
-            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE));
+            session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
             for (int i = 0; i < EVENTS; i++) {
                 if (provider.event(EVENT).int32(i).string("x".repeat(40)).write() != 0) {
                     throw new AssertionError("write " + i + " failed");

@@ -48,7 +48,8 @@ public final class LogCapture implements AutoCloseable {
         stream = EventStream.openSession(session.name());
         stream.onEvent(TraceSession.resolve(providerName), e -> events.add(e.copy()));
         stream.startAsync();
-        session.enable(providerName, EnableParameters.builder().level(level).matchAnyKeyword(matchAnyKeyword).build());
+        session.enable(providerName, EnableParameters.builder().level(level).matchAnyKeyword(matchAnyKeyword)
+                .waitForCallbacks(java.time.Duration.ofSeconds(10)).build()); // the test logs right after: wait for the enable callbacks
     }
 
     /** Starts a session enabling {@code providerName} at {@code level} for {@code matchAnyKeyword} (-1: every keyword). */

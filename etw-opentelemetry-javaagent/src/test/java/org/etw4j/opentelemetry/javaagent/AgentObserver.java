@@ -46,7 +46,7 @@ public final class AgentObserver implements AutoConfigurationCustomizerProvider 
         Backend backend = Backend.getDefault();
         TraceSession session = TraceSession.start(SessionConfig.realTime("etw4j-agent-observer")
                 .flushTimer(Duration.ofSeconds(1)).build(), backend);
-        session.enable(provider, EnableParameters.of(Level.VERBOSE));
+        session.enable(provider, EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
         EventStream stream = EventStream.openSession(session.name(), backend);
         stream.onEvent(e -> {
             String line = e.eventName() + " " + e.getFields().stream()

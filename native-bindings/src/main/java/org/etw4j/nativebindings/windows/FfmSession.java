@@ -34,7 +34,7 @@ final class FfmSession implements SessionControl {
      * {@code EnableTraceEx2(..., 0, &parameters)}), ferrisetw (src/native/evntrace.rs@48336cca, Timeout argument
      * 0) and TraceEvent (TraceEventSession.cs@f3ec1b38, {@code EnableProviderTimeoutMSec = 0} by default). Before
      * issue 21 this was 10 s on every enable, disable and capture-state, waiting for every process's callbacks.
-     * Disabling never waits (the SPI's disable takes no parameters).
+     * A disable waits only when its caller asks ({@code TraceSession.disable(id, wait)}).
      */
     static final int DEFAULT_ENABLE_TIMEOUT_MS = 0;
     private static final System.Logger LOG = System.getLogger("org.etw4j.nativebindings.windows");
@@ -141,27 +141,29 @@ final class FfmSession implements SessionControl {
 
     @Override
     public void enableProvider(Guid providerId, EnableParameters parameters) {
-        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER(), Objects.requireNonNull(parameters, "parameters"));
+        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER(), Objects.requireNonNull(parameters, "parameters"),
+                (int) parameters.callbackWait().toMillis());
     }
 
     @Override
-    public void disableProvider(Guid providerId) {
-        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER(), null);
+    public void disableProvider(Guid providerId, java.time.Duration callbackWait) {
+        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER(), null, (int) callbackWait.toMillis());
     }
 
     @Override
     public void captureState(Guid providerId, EnableParameters parameters) {
-        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_CAPTURE_STATE(), Objects.requireNonNull(parameters, "parameters"));
+        enableTrace(providerId, EtwNative.EVENT_CONTROL_CODE_CAPTURE_STATE(), Objects.requireNonNull(parameters, "parameters"),
+                (int) parameters.callbackWait().toMillis());
     }
 
-    private void enableTrace(Guid providerId, int controlCode, EnableParameters p) {
+    /** {@code timeoutMs}: EnableTraceEx2's Timeout, a ULONG (0 does not wait). */
+    private void enableTrace(Guid providerId, int controlCode, EnableParameters p, int timeoutMs) {
         Objects.requireNonNull(providerId, "providerId");
         String what = "provider " + providerId + " on session '" + name + "'";
         if (stopped) {
             throw Win32Errors.failure("EnableTraceEx2", Win32Errors.ERROR_WMI_INSTANCE_NOT_FOUND, what + ": the session is stopped");
         }
         int status;
-        int timeoutMs;
         try (Arena call = Arena.ofConfined()) {
             MemorySegment guid = call.allocate(NativeGuids.BYTES, 8);
             NativeGuids.write(guid, 0, providerId);
@@ -170,7 +172,6 @@ final class FfmSession implements SessionControl {
             int level = p == null ? 0 : p.level();
             long any = p == null ? 0 : p.matchAnyKeyword();
             long all = p == null ? 0 : p.matchAllKeyword();
-            timeoutMs = p == null ? DEFAULT_ENABLE_TIMEOUT_MS : (int) p.callbackWait().toMillis(); // a ULONG
             status = EtwNative.EnableTraceEx2(handle, guid, controlCode, (byte) level, any, all, timeoutMs, params);
         } finally {
             backend.failures().reportPending(); // the callbacks of this process's providers ran during the call

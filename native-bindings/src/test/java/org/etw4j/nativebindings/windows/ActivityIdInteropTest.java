@@ -96,7 +96,7 @@ class ActivityIdInteropTest {
         Thread pump = new Thread(c::process, "interop-consumer");
         pump.setDaemon(true);
         pump.start();
-        s.enable(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enable(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(Duration.ofSeconds(10)));
         writes.run();
         s.flush();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

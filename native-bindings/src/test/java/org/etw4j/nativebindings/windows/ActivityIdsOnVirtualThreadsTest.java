@@ -92,7 +92,7 @@ class ActivityIdsOnVirtualThreadsTest {
         // backend under test (for FFM: EventWriteTransfer into the stand-in, routed to this machine).
         SessionControl session = machine.startSession(SessionConfig.realTime("etw4j-vt-activity-" + name).build());
         cleanup.add(session::stop);
-        session.enableProvider(provider.id(), EnableParameters.of(Level.VERBOSE));
+        session.enableProvider(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         List<Seen> seen = new CopyOnWriteArrayList<>();
         TraceConsumer consumer = machine.openRealTime(session.name(), new RecordSink() {
             @Override

@@ -70,8 +70,9 @@ class FfmSessionFidelityTest {
         s.disable(p.id());
         s.enable(p.id(), EnableParameters.builder().level(Level.INFORMATIONAL).waitForCallbacks(Duration.ofSeconds(3)).build());
         s.enable(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(EnableParameters.MAX_CALLBACK_WAIT));
+        s.disable(p.id(), Duration.ofSeconds(2)); // issue 21, item 8: a disable may wait too
         List<Long> all = engine.enableTimeouts();
-        assertEquals(List.of(0L, 0L, 0L, 3000L, 0xFFFF_FFFEL), all.subList(before, all.size()));
+        assertEquals(List.of(0L, 0L, 0L, 3000L, 0xFFFF_FFFEL, 2000L), all.subList(before, all.size()));
     }
 
     @Test
@@ -131,7 +132,8 @@ class FfmSessionFidelityTest {
                 "Microsoft-Windows-DotNETRuntime", dotnet), backend.registeredProviders());
         EtwProvider p = closeLater(EtwProvider.builder(kernelProcess).backend(backend).register());
         TraceSession s = closeLater(TraceSession.start(SessionConfig.realTime(prefix + "s").build(), backend));
-        s.enable("microsoft-windows-kernel-process", EnableParameters.of(Level.INFORMATIONAL, 0x10));
+        s.enable("microsoft-windows-kernel-process", EnableParameters.of(Level.INFORMATIONAL, 0x10)
+                .withCallbackWait(Duration.ofSeconds(10)));
         assertTrue(p.isEnabled(Level.INFORMATIONAL.value(), 0x10), "the registered GUID was enabled");
         assertEquals(org.etw4j.controller.ProviderResolution.Rule.REGISTERED,
                 TraceSession.resolve("Microsoft-Windows-DotNETRuntime", backend, java.util.Map.of()).rule());

@@ -672,14 +672,16 @@ final class SimEtwEngine {
             if (provider == null) {
                 return Win32Errors.ERROR_INVALID_PARAMETER;
             }
+            long wait = Integer.toUnsignedLong(timeout);
+            // the simulator waits for its notification thread as EnableTraceEx2 waits for callbacks (any control code)
+            Duration callbackWait = wait == INFINITE ? EnableParameters.MAX_CALLBACK_WAIT : Duration.ofMillis(wait);
             if (code == EtwNative.EVENT_CONTROL_CODE_DISABLE_PROVIDER()) {
-                s.control().disableProvider(provider);
+                s.control().disableProvider(provider, callbackWait);
                 return waitedTooLong(timeout) ? ERROR_TIMEOUT : 0;
             }
             EnableParameters p = decodeParameters(Byte.toUnsignedInt(level), any, all, parameters, s.guid());
-            long wait = Integer.toUnsignedLong(timeout);
-            if (wait != 0) { // the simulator waits for its notification thread as EnableTraceEx2 waits for callbacks
-                p = p.withCallbackWait(wait == INFINITE ? EnableParameters.MAX_CALLBACK_WAIT : Duration.ofMillis(wait));
+            if (wait != 0) {
+                p = p.withCallbackWait(callbackWait);
             }
             if (code == EtwNative.EVENT_CONTROL_CODE_ENABLE_PROVIDER()) {
                 s.control().enableProvider(provider, p);

@@ -14,7 +14,7 @@ import org.etw4j.sim.SimulatedBackend;
 final class StandInMachine {
     private final SimEtwEngine engine = SimEtwEngine.install();
     // Enable callbacks on a notification thread, EnableTraceEx2 returning at once unless it waits (issue 21, item 8)
-    private final SimulatedBackend machine = SimulatedBackend.withNotificationThread();
+    private final SimulatedBackend machine = new SimulatedBackend();
     final WindowsBackend backend;
 
     StandInMachine() {

@@ -102,7 +102,7 @@ class TdhLiveDecodingTest {
     private SessionControl session(EtwProvider p) {
         SessionControl s = backend.startSession(SessionConfig.realTime(prefix + "s").build());
         cleanup.add(s::stop);
-        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE));
+        s.enableProvider(p.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(WAIT));
         return s;
     }
 

@@ -33,7 +33,8 @@ final class SampleSession implements AutoCloseable {
             out.println(e);
         });
         stream.startAsync();
-        session.enable(provider, EnableParameters.builder().level(Level.VERBOSE).build());
+        // the sample logs right after: wait until the provider has seen the enable (EnableTraceEx2's Timeout)
+        session.enable(provider, EnableParameters.builder().level(Level.VERBOSE).waitForCallbacks(Duration.ofSeconds(10)).build());
     }
 
     /** Starts listening to {@code provider}; events are printed to {@code out}. */
