@@ -46,9 +46,9 @@ import org.etw4j.spi.TraceConsumer;
  *       their OR, MatchAllKeyword = their AND; DISABLE only when no session enables it; a provider registering
  *       after a session enabled it is notified at registration with a GUID_NULL source; CAPTURE_STATE leaves the
  *       state alone; a stopping session updates its providers. Notifications run on the process's notification
- *       thread, one at a time, as on Windows ({@link #SimulatedBackend()}). The maximum is numeric, as the seed states it: a session at level 0 ("every
+ *       thread, one at a time, as on Windows ({@link #SimulatedBackend()}). The maximum is numeric, as that page states it: a session at level 0 ("every
  *       level") beside one at level 4 gives the provider 4; whether Windows' kernel does the same is not
- *       documented, so this is the seed's rule, not an observation.</li>
+ *       documented, so this is the page's rule, not an observation.</li>
  *   <li>Per-session delivery (MS Learn, EVENT_DESCRIPTOR structure): each session applies its own level (0 admits every level), keyword,
  *       IGNORE_KEYWORD_0 and system filters ({@link SessionFilter}).</li>
  *   <li>Buffers and losses (MS Learn, EventWrite function): see {@link SimSession}.</li>
