@@ -33,7 +33,7 @@ final class Subcommands {
     static final List<Entry> ALL = List.of(
             new Entry("demo", () -> DemoCommand.class),
             new Entry("guid", GuidCommand::commandLine),
-            new Entry("summary", () -> SummaryCommand.class),
+            new Entry("summary", SummaryCommandSpec::commandLine),
             new Entry("dump", () -> DumpCommand.class),
             new Entry("profile", () -> ProfileCommand.class),
             new Entry("timeline", () -> TimelineCommand.class),
