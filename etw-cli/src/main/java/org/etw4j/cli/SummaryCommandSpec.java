@@ -14,7 +14,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * <p>Stateless; thread-safe (each call builds a new command object). Apart from the command so that the command's
  * body and its declaration change independently; in code rather than annotations because {@code etw summary} is a
  * start-up target (issue 20 target 2; {@link CommandSpecs} says why). The {@code --warnings} mixin, shared with the
- * annotated commands, is still read from its annotation.
+ * annotated commands, takes its name and text from {@link TraceWarnings.ListOption}'s constants.
  */
 final class SummaryCommandSpec {
     private SummaryCommandSpec() {
@@ -49,8 +49,7 @@ final class SummaryCommandSpec {
                 .type(List.class).auxiliaryTypes(Path.class)
                 .description(".etl file(s)")
                 .getter(files).setter(files).build());
-        c.warningsOption = new TraceWarnings.ListOption();
-        spec.addMixin("warningsOption", CommandSpec.forAnnotatedObject(c.warningsOption));
+        c.warningsOption = new TraceWarnings.ListOption().addTo(spec, "warningsOption");
         CommandSpecs.standardHelpOptions(spec);
         c.spec = spec;
         return new CommandLine(spec);
