@@ -1,11 +1,14 @@
 package org.etw4j.cli;
 
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.IGetter;
 import picocli.CommandLine.Model.ISetter;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * Building blocks of the commands whose picocli model is built in code ({@link CommandSpec}'s API) instead of read
@@ -21,6 +24,31 @@ final class CommandSpecs {
     private static final String STANDARD_HELP_MIXIN = "mixinStandardHelpOptions";
 
     private CommandSpecs() {
+    }
+
+    /**
+     * The model of a subcommand run by {@code command}'s {@code call()}: its name, the one-line header {@code etw
+     * --help} lists it with, and its description; options are added to it, then {@link #commandLine} finishes it.
+     */
+    static CommandSpec subcommand(Object command, String name, String header, String description) {
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name(name);
+        spec.usageMessage().header(header).description(description);
+        return spec;
+    }
+
+    /** Adds the standard help options to {@code spec} and makes the command line that runs it. */
+    static CommandLine commandLine(CommandSpec spec) {
+        return new CommandLine(standardHelpOptions(spec));
+    }
+
+    /**
+     * A positional parameter taking one or more values ({@code arity = "1..*"}, required) into a list field, as
+     * {@code @Parameters(arity = "1..*")} on a {@code List<E>} field declares it.
+     */
+    static <E> PositionalParamSpec oneOrMore(String label, Class<E> type, String description, Binding<List<E>> field) {
+        return PositionalParamSpec.builder().arity("1..*").required(true).paramLabel(label)
+                .type(List.class).auxiliaryTypes(type).description(description)
+                .getter(field).setter(field).build();
     }
 
     /**

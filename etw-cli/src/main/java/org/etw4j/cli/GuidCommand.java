@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import org.etw4j.tracelogging.ProviderIds;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * {@code etw guid NAME...}: the provider GUID EventSource and TraceLogging derive from a provider name.
@@ -22,19 +21,13 @@ final class GuidCommand implements Callable<Integer> {
     /** A new command object and its picocli model: what {@code @Command(name = "guid", ...)} declared. */
     static CommandLine commandLine() {
         GuidCommand c = new GuidCommand();
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(c).name("guid");
-        spec.usageMessage()
-                .header("Print the provider GUID derived from a provider name.")
-                .description("The EventSource / TraceLogging rule: SHA-1 over a fixed namespace and the upper-cased "
-                        + "UTF-16BE name, read as a version-5 GUID.");
-        var names = CommandSpecs.<List<String>>field(() -> c.names, v -> c.names = v);
-        spec.addPositional(PositionalParamSpec.builder().arity("1..*").required(true).paramLabel("NAME")
-                .type(List.class).auxiliaryTypes(String.class)
-                .description("provider name(s), e.g. MyCompany-MyService")
-                .getter(names).setter(names).build());
-        CommandSpecs.standardHelpOptions(spec);
+        CommandSpec spec = CommandSpecs.subcommand(c, "guid", "Print the provider GUID derived from a provider name.",
+                "The EventSource / TraceLogging rule: SHA-1 over a fixed namespace and the upper-cased UTF-16BE name, "
+                        + "read as a version-5 GUID.");
+        spec.addPositional(CommandSpecs.oneOrMore("NAME", String.class, "provider name(s), e.g. MyCompany-MyService",
+                CommandSpecs.field(() -> c.names, v -> c.names = v)));
         c.spec = spec;
-        return new CommandLine(spec);
+        return CommandSpecs.commandLine(spec);
     }
 
     @Override

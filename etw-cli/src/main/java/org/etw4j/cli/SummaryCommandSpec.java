@@ -5,7 +5,6 @@ import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * The picocli model of {@code etw summary} ({@link SummaryCommand}), built in code: what its {@code @Command},
@@ -23,10 +22,9 @@ final class SummaryCommandSpec {
     /** A new {@link SummaryCommand} and its picocli model. */
     static CommandLine commandLine() {
         SummaryCommand c = new SummaryCommand();
-        CommandSpec spec = CommandSpec.wrapWithoutInspection(c).name("summary");
-        spec.usageMessage()
-                .header("Summarize .etl files (header, record counts, providers, time span).")
-                .description("Reads the files with etw4j's pure-Java reader (any OS). --json prints the library's "
+        CommandSpec spec = CommandSpecs.subcommand(c, "summary",
+                "Summarize .etl files (header, record counts, providers, time span).",
+                "Reads the files with etw4j's pure-Java reader (any OS). --json prints the library's "
                         + "EtlSummary JSON (one object for one file, an array for several) with the undecoded events "
                         + "added. Undecoded events: per provider, id/opcode and version, how many no schema describes "
                         + "(built-in kernel and CLR tables, in-trace metadata, --manifest files) and why.");
@@ -44,14 +42,10 @@ final class SummaryCommandSpec {
         spec.addOption(OptionSpec.builder("--manifest").paramLabel("MAN").type(List.class).auxiliaryTypes(Path.class)
                 .description("instrumentation manifest(s) to decode with")
                 .initialValue(c.manifests).getter(manifests).setter(manifests).build());
-        var files = CommandSpecs.<List<Path>>field(() -> c.files, v -> c.files = v);
-        spec.addPositional(PositionalParamSpec.builder().arity("1..*").required(true).paramLabel("FILE")
-                .type(List.class).auxiliaryTypes(Path.class)
-                .description(".etl file(s)")
-                .getter(files).setter(files).build());
+        spec.addPositional(CommandSpecs.oneOrMore("FILE", Path.class, ".etl file(s)",
+                CommandSpecs.field(() -> c.files, v -> c.files = v)));
         c.warningsOption = new TraceWarnings.ListOption().addTo(spec, "warningsOption");
-        CommandSpecs.standardHelpOptions(spec);
         c.spec = spec;
-        return new CommandLine(spec);
+        return CommandSpecs.commandLine(spec);
     }
 }
