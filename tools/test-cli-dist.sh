@@ -80,21 +80,27 @@ run "$work/elsewhere/etw-link" --version 2>/dev/null | grep -qx "etw4j $version"
 # 4. start-up cache
 . .mvn/select-jdk.sh >/dev/null 2>&1 || true
 if [ "$(etw4j_java_feature "${JAVA_HOME:-/nonexistent}")" -ge 25 ]; then
-    [ -f "$DIST/cache/etw.aot" ] || fail "no start-up cache in $DIST/cache after the first run"
+    # --version has the light cache (commands that read no trace), summary and dump the full one
+    [ -f "$DIST/cache/etw-light.aot" ] || fail "no start-up cache in $DIST/cache after the first run"
     run "$DIST/bin/etw" --version 2>"$work/err" >/dev/null
     grep -q "preparing" "$work/err" && fail "the cache was made again although nothing changed"
-    grep -q "AOT cache $DIST/cache/etw.aot" "$work/err" || fail "the cache was not used: $(cat "$work/err")"
+    grep -q "AOT cache $DIST/cache/etw-light.aot" "$work/err" || fail "the cache was not used: $(cat "$work/err")"
+    if [ -f "$SMALL" ]; then
+        [ -f "$DIST/cache/etw.aot" ] || fail "no full start-up cache in $DIST/cache after summary and dump"
+        run "$DIST/bin/etw" summary "$SMALL" 2>"$work/err" >/dev/null
+        grep -q "AOT cache $DIST/cache/etw.aot" "$work/err" || fail "summary did not use the full cache: $(cat "$work/err")"
+    fi
     RO="$work/zip/$name"
     if [ "$(id -u)" != 0 ]; then   # root writes to read-only folders: checked only for other users
         chmod -R a-w "$RO"
         out=$(run env XDG_CACHE_HOME="$work/xdg" "$RO/bin/etw" --version 2>"$work/err") || { chmod -R u+w "$RO"; fail "read-only distribution: etw failed"; }
         chmod -R u+w "$RO"
         printf '%s\n' "$out" | grep -qx "etw4j $version" || fail "read-only distribution: wrong --version output"
-        ls "$work"/xdg/etw4j/*/etw.aot >/dev/null 2>&1 || fail "read-only distribution: no cache under XDG_CACHE_HOME"
+        ls "$work"/xdg/etw4j/*/etw-light.aot >/dev/null 2>&1 || fail "read-only distribution: no cache under XDG_CACHE_HOME"
         [ -e "$RO/cache" ] && fail "read-only distribution: a cache folder appeared in it"
     fi
     run env ETW_CACHE_DIR="$work/xdg/chosen" "$RO/bin/etw" --version >/dev/null 2>&1 || fail "ETW_CACHE_DIR: etw failed"
-    [ -f "$work/xdg/chosen/etw.aot" ] || fail "ETW_CACHE_DIR: no cache there"
+    [ -f "$work/xdg/chosen/etw-light.aot" ] || fail "ETW_CACHE_DIR: no cache there"
 else
     echo "test-cli-dist: JDK < 25: no start-up cache to check"
 fi

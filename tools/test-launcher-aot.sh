@@ -14,17 +14,29 @@ if [ "$(etw4j_java_feature "${JAVA_HOME:-/nonexistent}")" -lt 25 ]; then
     echo "test-launcher-aot: JDK < 25: no AOT cache; launcher runs"; exit 0
 fi
 
-# 1. first use: the cache is made, and stdout is only the command's own output
+# 1. first use: the cache is made, and stdout is only the command's own output. Commands that read no trace
+# (guid, --version, help) have their own light cache (etw-light.aot), the others the full one (etw.aot).
 rm -rf "$AOT"
 out=$(ETW_AOT_TRACE=1 ./etw guid MyCompany-MyService 2>/tmp/etw-aot-err.$$)
 [ "$out" = "$(ETW_AOT=0 ./etw guid MyCompany-MyService)" ] || fail "stdout differs with the cache: '$out'"
 grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "no cache made on first use"
-[ -f "$AOT/etw.aot" ] || fail "no $AOT/etw.aot"
+[ -f "$AOT/etw-light.aot" ] || fail "no $AOT/etw-light.aot"
+[ -f "$AOT/etw.aot" ] && fail "guid made the full cache: $AOT/etw.aot"
+out=$(ETW_AOT_TRACE=1 ./etw dump --help 2>/tmp/etw-aot-err.$$)
+[ "$out" = "$(ETW_AOT=0 ./etw dump --help)" ] || fail "dump --help differs with the cache: '$out'"
+grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "no full cache made on first use of dump"
+grep -q "AOT cache .*/etw.aot" /tmp/etw-aot-err.$$ || fail "dump did not use the full cache: $(cat /tmp/etw-aot-err.$$)"
 
-# 2. second use: reused, not made again
+# 2. second use: reused, not made again; each command line with its cache
 ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null
 grep -q "preparing" /tmp/etw-aot-err.$$ && fail "cache made again although nothing changed"
-grep -q "AOT cache $PWD/$AOT/etw.aot\|AOT cache .*etw.aot" /tmp/etw-aot-err.$$ || fail "cache not used"
+grep -q "AOT cache .*/etw-light.aot" /tmp/etw-aot-err.$$ || fail "light cache not used by guid"
+ETW_AOT_TRACE=1 ./etw --version 2>/tmp/etw-aot-err.$$ >/dev/null
+grep -q "preparing" /tmp/etw-aot-err.$$ && fail "cache made again although nothing changed (--version)"
+grep -q "AOT cache .*/etw-light.aot" /tmp/etw-aot-err.$$ || fail "light cache not used by --version"
+ETW_AOT_TRACE=1 ./etw dump --help 2>/tmp/etw-aot-err.$$ >/dev/null
+grep -q "preparing" /tmp/etw-aot-err.$$ && fail "full cache made again although nothing changed"
+grep -q "AOT cache .*/etw.aot" /tmp/etw-aot-err.$$ || fail "full cache not used by dump"
 
 # 3. a rebuilt jar (newer than the cache) is never run with the old cache: a new one is made first
 sleep 1
@@ -32,8 +44,10 @@ touch etw-cli/target/lib/etw-consumer-*.jar
 ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null
 grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "stale cache used after a jar changed"
 for j in etw-cli/target/etw-cli-*.jar etw-cli/target/lib/*.jar; do
-    [ "$AOT/etw.aot" -nt "$j" ] || fail "cache not newer than $j"
+    [ "$AOT/etw-light.aot" -nt "$j" ] || fail "cache not newer than $j"
 done
+ETW_AOT_TRACE=1 ./etw dump --help 2>/tmp/etw-aot-err.$$ >/dev/null
+grep -q "preparing a start-up cache" /tmp/etw-aot-err.$$ || fail "stale full cache used after a jar changed"
 
 # 4. other JVM options: not the cache made for these
 ETW_JAVA_OPTS=-Xmx256m ETW_AOT_TRACE=1 ./etw guid x 2>/tmp/etw-aot-err.$$ >/dev/null

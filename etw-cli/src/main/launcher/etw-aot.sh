@@ -14,6 +14,14 @@
 # the cache's own messages (classes it cannot hold, a cache that does not match) are not the user's output
 ETW_QUIET_AOT=(-Xlog:aot=off -Xlog:cds=off -Xlog:aot+class=off)
 
+# $1 = the command's first argument; true when the command line reads no trace (the light cache serves it)
+etw_aot_light() {
+    case "${1:-}" in
+        "" | -* | guid | help) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
 # $1 = cache file, the rest = the class path's jars; true when the cache exists, is newer than its inputs and was
 # made with our JDK and JVM options
 etw_aot_cache_fresh() {
@@ -27,13 +35,14 @@ etw_aot_cache_fresh() {
     [ "$line" = "$JAVA_HOME_FOUND ${JAVA_OPTS[*]}" ]
 }
 
-# $1 = class path, $2 = cache file; returns non-zero when no cache could be made
+# $1 = class path, $2 = cache file, $3 = the training's set (AotTraining's argument: full or light); returns
+# non-zero when no cache could be made
 etw_aot_make_cache() {
     local conf="$2.$$.conf" tmp="$2.$$.tmp" ok=1
     echo "etw: preparing a start-up cache (once, a few seconds)..." >&2
     rm -f "$2" "$2.opts"
     if "$JAVA" -XX:AOTMode=record -XX:AOTConfiguration="$conf" "${ETW_QUIET_AOT[@]}" "${JAVA_OPTS[@]}" \
-            -cp "$1" org.etw4j.cli.AotTraining >/dev/null 2>&1 \
+            -cp "$1" org.etw4j.cli.AotTraining "$3" >/dev/null 2>&1 \
         && "$JAVA" -XX:AOTMode=create -XX:AOTConfiguration="$conf" -XX:AOTCache="$tmp" "${ETW_QUIET_AOT[@]}" \
             "${JAVA_OPTS[@]}" -cp "$1" >/dev/null 2>&1; then
         echo "$JAVA_HOME_FOUND ${JAVA_OPTS[*]}" >"$2.opts.$$" && mv -f "$2.opts.$$" "$2.opts"
@@ -43,24 +52,29 @@ etw_aot_make_cache() {
     return $ok
 }
 
-# $1 = cache file, $2 = class path, $3 = main class, $4.. = the class path's jars (for the freshness check) then
-# "--" then the command's arguments. Makes the cache when needed (one process at a time: several first runs wait
-# for one training) and execs java with it; returns (without exec) when no cache could be made.
+# $1 = cache file (the full one; the light one is beside it), $2 = class path, $3 = main class, $4.. = the class
+# path's jars (for the freshness check) then "--" then the command's arguments. Makes the cache when needed (one
+# process at a time: several first runs wait for one training) and execs java with it; returns (without exec)
+# when no cache could be made.
 etw_aot_exec() {
-    local cache="$1" cp="$2" main="$3" jars=()
+    local cache="$1" cp="$2" main="$3" jars=() training=full
     shift 3
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do jars+=("$1"); shift; done
     [ $# -gt 0 ] && shift
+    if etw_aot_light "${1:-}"; then
+        cache="${cache%.aot}-light.aot"
+        training=light
+    fi
     if ! etw_aot_cache_fresh "$cache" "${jars[@]}"; then
         mkdir -p "$(dirname "$cache")" 2>/dev/null && [ -w "$(dirname "$cache")" ] || return 0
         if command -v flock >/dev/null 2>&1; then
             exec 8>"$cache.lock"
             flock 8
-            etw_aot_cache_fresh "$cache" "${jars[@]}" || etw_aot_make_cache "$cp" "$cache" || true
+            etw_aot_cache_fresh "$cache" "${jars[@]}" || etw_aot_make_cache "$cp" "$cache" "$training" || true
             flock -u 8
             exec 8>&-
         else
-            etw_aot_make_cache "$cp" "$cache" || true
+            etw_aot_make_cache "$cp" "$cache" "$training" || true
         fi
     fi
     if etw_aot_cache_fresh "$cache" "${jars[@]}"; then

@@ -5,11 +5,9 @@ import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The {@code etw} command: the entry point of the {@code ./etw} launcher and its subcommands.
@@ -20,15 +18,10 @@ import picocli.CommandLine.Command;
  * failure (a one-line message on stderr; set {@code ETW_DEBUG=1} for the stack trace), {@value #USAGE} bad command
  * line (the message names the option), {@value #WARNINGS} completed with warnings (parts of a trace skipped),
  * {@value #NO_MATCH} a provider filter matched nothing.
+ *
+ * <p>The model of this top-level command is built in code ({@link #spec}), not read from annotations, like
+ * {@link GuidCommand}'s: {@code etw --version} builds nothing else ({@link CommandSpecs} says why).
  */
-@Command(name = "etw",
-        mixinStandardHelpOptions = true,
-        versionProvider = Versions.class,
-        description = "Event Tracing for Windows on the JVM: providers, sessions, .etl files.%n"
-                + "Off Windows, sessions run on etw4j's simulated ETW (pure Java).",
-        footer = {"", "Exit codes: 0 ok, 1 failure, 2 usage error, 3 completed with warnings (--warnings lists them),",
-                  "4 a provider filter matched nothing.",
-                  "Run 'etw help COMMAND' or 'etw COMMAND --help' for a command's options."})
 public final class EtwCommand implements Callable<Integer> {
     /** Exit code: success. */
     public static final int OK = 0;
@@ -41,32 +34,28 @@ public final class EtwCommand implements Callable<Integer> {
     /** Exit code: a filter the user gave (a provider) matched nothing. */
     public static final int NO_MATCH = 4;
 
-    /**
-     * The subcommands, in the order {@code etw --help} lists them; adding one is one line here. Not in the
-     * {@code @Command} annotation: picocli would build every subcommand's model by reflection at each start
-     * (about 350 of its classes and every command's option types loaded), where a command line needs only the
-     * one it names ({@link #commandLine(PrintWriter, PrintWriter, String...)}).
-     */
-    static final List<Class<?>> SUBCOMMANDS = List.of(
-            DemoCommand.class,
-            GuidCommand.class,
-            SummaryCommand.class,
-            DumpCommand.class,
-            ProfileCommand.class,
-            TimelineCommand.class,
-            ReportCommand.class,
-            RecordCommand.class,
-            LiveCommand.class,
-            CommandLine.HelpCommand.class);
-
     /** Environment variable the launcher sets to 1 when stderr is a terminal (Java cannot tell by itself). */
     static final String STDERR_TTY_ENV = "ETW_STDERR_TTY";
 
     private static volatile boolean progressAllowed;
     private static volatile boolean progressAtEveryUpdate;
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private CommandSpec spec;
+
+    /** A new top-level command object and its picocli model: name, help and version options, help text. */
+    private static CommandSpec spec() {
+        EtwCommand c = new EtwCommand();
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(c).name("etw").versionProvider(new Versions());
+        spec.usageMessage()
+                .description("Event Tracing for Windows on the JVM: providers, sessions, .etl files.%n"
+                        + "Off Windows, sessions run on etw4j's simulated ETW (pure Java).")
+                .footer("", "Exit codes: 0 ok, 1 failure, 2 usage error, 3 completed with warnings (--warnings lists "
+                        + "them),", "4 a provider filter matched nothing.",
+                        "Run 'etw help COMMAND' or 'etw COMMAND --help' for a command's options.");
+        CommandSpecs.standardHelpOptions(spec);
+        c.spec = spec;
+        return spec;
+    }
 
     @Override
     public Integer call() {
@@ -175,17 +164,12 @@ public final class EtwCommand implements Callable<Integer> {
      */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
         String first = args == null || args.length == 0 ? null : args[0];
-        CommandLine cl = new CommandLine(new EtwCommand());
+        CommandLine cl = new CommandLine(spec());
         boolean versionOnly = args != null && args.length == 1 && ("--version".equals(first) || "-V".equals(first));
-        Class<?> only = null;
-        for (Class<?> c : SUBCOMMANDS) {
-            if (c != CommandLine.HelpCommand.class && names(c).contains(first)) {
-                only = c;
-            }
-        }
-        for (Class<?> c : SUBCOMMANDS) {
-            if (!versionOnly && (only == null || c == only)) {
-                cl.addSubcommand(c);
+        Subcommands.Entry only = Subcommands.named(first);
+        for (Subcommands.Entry e : Subcommands.ALL) {
+            if (!versionOnly && (only == null || e == only)) {
+                cl.addSubcommand(e.name(), e.command().get());
             }
         }
         cl.setOut(out);
@@ -231,14 +215,6 @@ public final class EtwCommand implements Callable<Integer> {
             return USAGE;
         });
         return cl;
-    }
-
-    /** A subcommand's name and aliases, read from its annotation (no picocli model built). */
-    private static List<String> names(Class<?> command) {
-        Command c = command.getAnnotation(Command.class);
-        List<String> names = new ArrayList<>(List.of(c.aliases()));
-        names.add(c.name());
-        return names;
     }
 
     /**

@@ -3,26 +3,32 @@ package org.etw4j.cli;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.etw4j.tracelogging.ProviderIds;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code etw guid NAME...}: the provider GUID EventSource and TraceLogging derive from a provider name.
  *
- * <p>A picocli command object: one instance per command line, not thread-safe.
+ * <p>A picocli command object: one instance per command line, not thread-safe. Its model is built in code
+ * ({@link #commandLine()}), not read from annotations: {@code etw guid} is one of the commands whose start-up counts
+ * (issue 20 target 2; {@link CommandSpecs} says why).
  */
-@Command(name = "guid", mixinStandardHelpOptions = true,
-        header = "Print the provider GUID derived from a provider name.",
-        description = "The EventSource / TraceLogging rule: SHA-1 over a fixed namespace and the upper-cased "
-                + "UTF-16BE name, read as a version-5 GUID.")
 final class GuidCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "NAME", description = "provider name(s), e.g. MyCompany-MyService")
     List<String> names;
+
+    /** A new command object and its picocli model: what {@code @Command(name = "guid", ...)} declared. */
+    static CommandLine commandLine() {
+        GuidCommand c = new GuidCommand();
+        CommandSpec spec = CommandSpecs.subcommand(c, "guid", "Print the provider GUID derived from a provider name.",
+                "The EventSource / TraceLogging rule: SHA-1 over a fixed namespace and the upper-cased UTF-16BE name, "
+                        + "read as a version-5 GUID.");
+        spec.addPositional(CommandSpecs.oneOrMore("NAME", String.class, "provider name(s), e.g. MyCompany-MyService",
+                CommandSpecs.field(() -> c.names, v -> c.names = v)));
+        c.spec = spec;
+        return CommandSpecs.commandLine(spec);
+    }
 
     @Override
     public Integer call() {

@@ -17,12 +17,7 @@ import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.report.TraceFacts;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code etw summary [--json] [--manifest M] FILE...}: header facts, record counts per header kind and provider,
@@ -30,33 +25,22 @@ import picocli.CommandLine.Spec;
  * many events of each kind no schema describes, with why ({@link UndecodedEvents}: the events decode as
  * {@code etw dump} decodes them).
  *
- * <p>A picocli command object: one instance per command line, not thread-safe. The JSON is {@link EtlSummary}'s
+ * <p>A picocli command object: one instance per command line, not thread-safe; its model is built in code
+ * ({@link SummaryCommandSpec}). The JSON is {@link EtlSummary}'s
  * with one member added, {@code undecoded}: one object for one file, an array for several.
  */
-@Command(name = "summary", mixinStandardHelpOptions = true,
-        header = "Summarize .etl files (header, record counts, providers, time span).",
-        description = "Reads the files with etw4j's pure-Java reader (any OS). --json prints the library's "
-                + "EtlSummary JSON (one object for one file, an array for several) with the undecoded events "
-                + "added. Undecoded events: per provider, id/opcode and version, how many no schema describes "
-                + "(built-in kernel and CLR tables, in-trace metadata, --manifest files) and why.")
 final class SummaryCommand implements Callable<Integer> {
-    @Spec
+    // The options' declarations and help text: SummaryCommandSpec.
     CommandSpec spec;
 
-    @Option(names = "--json", description = "print JSON (one object for one file, an array for several)")
     boolean json;
 
-    @Option(names = "--no-undecoded", description = "skip the decoding pass that counts undecoded events (faster: "
-            + "the summary then reads record headers only)")
     boolean noUndecoded;
 
-    @Option(names = "--manifest", paramLabel = "MAN", description = "instrumentation manifest(s) to decode with")
     List<Path> manifests = new ArrayList<>();
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = ".etl file(s)")
     List<Path> files;
 
-    @Mixin
     TraceWarnings.ListOption warningsOption;
 
     @Override

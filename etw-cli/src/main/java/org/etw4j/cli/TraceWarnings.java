@@ -8,6 +8,8 @@ import java.util.Set;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlWarning;
 import org.etw4j.consumer.etl.EtlWarningListener;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,9 +32,27 @@ final class TraceWarnings implements EtlWarningListener {
      * <p>A picocli mixin: one instance per command line, not thread-safe.
      */
     static final class ListOption {
-        @Option(names = "--warnings", description = "list each problem the reader stepped over in the traces "
-                + "(kind, file offset, buffer); without it only their number is said")
+        /** The option's name. */
+        static final String NAME = "--warnings";
+        /** Its help text, shared by the annotation and {@link #addTo}. */
+        static final String DESCRIPTION = "list each problem the reader stepped over in the traces "
+                + "(kind, file offset, buffer); without it only their number is said";
+
+        @Option(names = NAME, description = DESCRIPTION)
         boolean list;
+
+        /**
+         * Adds this mixin to a command whose model is built in code, as {@code @Mixin} does for annotated ones
+         * (without reading this class's annotations: the JDK spins proxy classes to read them).
+         */
+        ListOption addTo(CommandSpec spec, String mixinName) {
+            var list = CommandSpecs.<Boolean>field(() -> this.list, v -> this.list = v);
+            CommandSpec mixin = CommandSpec.wrapWithoutInspection(this);
+            mixin.addOption(OptionSpec.builder(NAME).type(boolean.class).description(DESCRIPTION)
+                    .initialValue(this.list).getter(list).setter(list).build());
+            spec.addMixin(mixinName, mixin);
+            return this;
+        }
     }
 
     private final Set<EtlWarning> kept = new LinkedHashSet<>();
