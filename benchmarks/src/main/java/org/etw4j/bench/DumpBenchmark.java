@@ -7,10 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.etl.EtlCursor;
-import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.cli.EtwCommand;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,9 +38,6 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx1g"})
 public class DumpBenchmark {
 
-    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
-
     @Param({"perfview__net.4.5.2.x64.etl", "airbus__ShutdownPerfDiagLogger.etl"})
     public String file;
 
@@ -69,14 +64,19 @@ public class DumpBenchmark {
         return code;
     }
 
-    /** The peer: every record decoded, nothing written (format does not matter; run once per file). */
+    /**
+     * The peer: every record decoded through the reader (its decoder, as {@code etw dump}'s, with the manifest),
+     * without a trace context and with nothing written (format does not matter; run once per file).
+     */
     @Benchmark
     public void decodeOnly(Blackhole bh) throws IOException {
-        EventDecoder decoder = new EventDecoder(CorpusLoop.registry(manifest));
-        try (EtlFile etl = EtlFile.open(Corpus.file(file))) {
-            EtlCursor pass = etl.cursor();
-            while (pass.advance()) {
-                bh.consume(decoder.decode(adapter.of(pass.record())));
+        ReadSettings.Builder settings = ReadSettings.builder().traceContext(ReadSettings.TraceContext.NONE);
+        if (!manifest.equals("none")) {
+            settings.manifest(Corpus.manifest(manifest));
+        }
+        try (TraceFile in = TraceFile.open(settings.build(), Corpus.file(file))) {
+            while (in.hasMoreEvents()) {
+                bh.consume(in.readEvent().getFields());
             }
         }
     }

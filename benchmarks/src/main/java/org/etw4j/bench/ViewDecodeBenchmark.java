@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -87,24 +87,28 @@ public class ViewDecodeBenchmark {
      * of the file as an iteration reaches, which on a slow machine is part of a pass). Returns the event count.
      */
     @Benchmark
-    public long viewDecodeFile(Blackhole bh) {
-        EtlCursor c = loop.file().cursor();
+    public long viewDecodeFile(Blackhole bh) throws IOException {
         long n = 0;
-        while (c.advance()) {
-            bh.consume(view.decode(loop.present(c.record())).fieldCount());
-            n++;
+        try (TraceFile in = loop.pass()) {
+            while (in.hasMoreEvents()) {
+                in.readEvent();
+                bh.consume(view.decode(in.record()).fieldCount());
+                n++;
+            }
         }
         return n;
     }
 
     /** The peer of {@link #viewDecodeFile}: the same pass decoding every record to a {@link DecodedEvent}. */
     @Benchmark
-    public long fullDecodeFile(Blackhole bh) {
-        EtlCursor c = loop.file().cursor();
+    public long fullDecodeFile(Blackhole bh) throws IOException {
         long n = 0;
-        while (c.advance()) {
-            bh.consume(decoder.decode(loop.present(c.record())));
-            n++;
+        try (TraceFile in = loop.pass()) {
+            while (in.hasMoreEvents()) {
+                in.readEvent();
+                bh.consume(decoder.decode(in.record()));
+                n++;
+            }
         }
         return n;
     }

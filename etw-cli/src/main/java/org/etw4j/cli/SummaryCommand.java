@@ -7,14 +7,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlSummary;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.report.TraceFacts;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,7 +50,7 @@ final class SummaryCommand implements Callable<Integer> {
         // {"file":...,"error":...} entry in the JSON array), and the exit code is 1.
         List<EtlSummary> summaries = new ArrayList<>();
         List<UndecodedEvents> undecoded = new ArrayList<>();
-        EventDecoder decoder = DumpCommand.decoder(manifests);
+        ReadSettings settings = settings(manifests);
         List<String> errors = new ArrayList<>();
         long totalBytes = 0;
         for (Path f : files) {
@@ -72,10 +70,12 @@ final class SummaryCommand implements Callable<Integer> {
                             undecoded.add(null);
                         } else { // one read of the file: the summary counts the records the listing reads
                             EtlSummary.Counter counter = new EtlSummary.Counter();
-                            UndecodedEvents u = undecoded(file, decoder, counter);
+                            UndecodedEvents u = undecoded(file, settings, counter);
                             summaries.add(counter.finish(file));
                             undecoded.add(u);
                         }
+                    } catch (ReadSetupException e) { // a --manifest that cannot be read: the same for every file
+                        throw new CliException(e.source() + ": " + EtwCommand.oneLine(e.getCause()), e);
                     } catch (IOException | RuntimeException e) {
                         problem = f + ": " + EtwCommand.oneLine(e);
                     }
@@ -146,32 +146,31 @@ final class SummaryCommand implements Callable<Integer> {
     }
 
     /**
-     * The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them, in the consumer's one
-     * read loop over the file already open for the summary (no trace context: only the schema matters here); a record of a kind
-     * already seen decoded with a field is counted as decoded without decoding it again ({@link DecodedKinds}).
-     * Each record is also given to {@code summary} (which counts in any order), so that the file is read once.
+     * How the undecoded listing reads each file: the etw4j-Demo manifest and {@code manifests} (a manifest that
+     * cannot be read ends the command, before any file is read), no trace context (only the schema matters here),
+     * and the reader's tally of events no schema describes.
      */
-    static UndecodedEvents undecoded(EtlFile file, EventDecoder decoder, EtlSummary.Counter summary) {
-        UndecodedEvents u = new UndecodedEvents();
-        DecodedKinds decoded = new DecodedKinds();
-        // the file's own cursor (file order: the counts and the listing do not depend on order), adapted as the
-        // read path adapts every record
-        EtlCursor cursor = file.cursor();
-        EtlRecordEvent record = new EtlRecordEvent();
-        EventView event = new EventView(decoder);
-        while (cursor.advance()) {
-            summary.add(cursor.record());
-            EtlRecordEvent r = record.of(cursor.record());
-            if (decoded.contains(r)) {
-                continue;
-            }
-            EventView e = event.decode(r);
-            u.add(e);
-            if (e.source() != SchemaSource.NONE && e.fieldCount() > 0 && DecodedKinds.cacheable(r)) {
-                decoded.add(r);
-            }
+    static ReadSettings settings(List<Path> manifests) throws IOException {
+        ReadSettings.Builder b = ReadSettings.builder().manifest(DemoEvents.manifestBytes())
+                .traceContext(ReadSettings.TraceContext.NONE).tallyUndecoded(true);
+        manifests.forEach(b::manifest);
+        return b.build();
+    }
+
+    /**
+     * The events of {@code file} no schema describes, decoded as {@code etw dump} decodes them: read through the
+     * consumer's reader ({@link TraceFile#over}, with {@link ReadSettings.Builder#tallyUndecoded}) over the file
+     * already open for the summary. Each record is also given to {@code summary} (which counts in any order), so
+     * that the file is read once.
+     */
+    static UndecodedEvents undecoded(EtlFile file, ReadSettings settings, EtlSummary.Counter summary)
+            throws ReadSetupException {
+        TraceFile in = TraceFile.over(settings, List.of(file));
+        while (in.hasMoreEvents()) {
+            in.readEvent();
+            summary.add(in.record().view());
         }
-        return u;
+        return in.undecoded();
     }
 
     private static void printText(PrintWriter out, EtlSummary s, Path path, UndecodedEvents undecoded)

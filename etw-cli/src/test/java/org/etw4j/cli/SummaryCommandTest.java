@@ -119,4 +119,23 @@ class SummaryCommandTest {
         Cli.Result fastJson = Cli.run("summary", "--json", "--no-undecoded", etl.toString());
         assertTrue(!JSON.readTree(fastJson.out()).has("undecoded"), fastJson.out());
     }
+
+    /**
+     * A file's undecoded listing is its own, whatever other files the command line names: diaghub.diaghub.etl
+     * carries the schema of DotNETRuntime event 187 (in-trace metadata), gcevents.etl does not. Failed before the
+     * summary read each file through its own reader: one decoder served every file, so gcevents' event 187 was
+     * counted as decoded after diaghub and as undecoded alone.
+     */
+    @Test
+    void eachFilesUndecodedListingIsItsOwnInAMultiFileSummary() throws Exception {
+        Path diaghub = SharedData.resolve("etl-corpus/perfview__diaghub.diaghub.etl");
+        Path gcevents = SharedData.resolve("etl-corpus/perfview__gcevents.etl");
+        Cli.Result both = Cli.run("summary", "--json", diaghub.toString(), gcevents.toString());
+        Cli.Result alone = Cli.run("summary", "--json", gcevents.toString());
+        assertEquals(0, both.code(), both.toString());
+        assertEquals(0, alone.code(), alone.toString());
+        JsonNode second = JSON.readTree(both.out()).get(1);
+        assertEquals(JSON.readTree(alone.out()), second);
+        assertTrue(second.get("undecoded").toString().contains("\"id\":187"), second.get("undecoded").toString());
+    }
 }

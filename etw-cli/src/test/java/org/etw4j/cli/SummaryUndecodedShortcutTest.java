@@ -19,7 +19,7 @@ import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code etw summary}'s undecoded listing decides once per kind of event ({@link DecodedKinds}, issue 20) and lists
+ * {@code etw summary}'s undecoded listing (the reader's tally, which decides once per kind of event, issue 20) and lists
  * exactly what decoding every record lists: the same kinds, counts, names and reasons, on every corpus file (they
  * hold kernel MOF, manifest, EventSource, TraceLogging and MetaData-described events and undecoded ones); and the
  * summary counted from the same read (the file read once) equals the one of its own file-order pass.
@@ -45,7 +45,7 @@ class SummaryUndecodedShortcutTest {
             }
             try (EtlFile file = EtlFile.open(f)) {
                 EtlSummary.Counter counter = new EtlSummary.Counter();
-                actual = SummaryCommand.undecoded(file, DumpCommand.decoder(List.of()), counter);
+                actual = SummaryCommand.undecoded(file, SummaryCommand.settings(List.of()), counter);
                 actualSummary = counter.finish(file);
                 assertEquals(1, file.cursorCount(), f + ": the summary and its listing read the file once");
             }

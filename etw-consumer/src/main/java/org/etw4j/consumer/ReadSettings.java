@@ -10,16 +10,20 @@ import java.util.Objects;
 import org.etw4j.TimestampConverter;
 import org.etw4j.consumer.decode.ManifestCache;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.etl.EtlBufferFilter;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlWarningListener;
 
 /**
  * How {@link TraceFile} and {@link EventStream#openFiles(ReadSettings, Path...)} read .etl files: the manifests to
  * decode with (files, class-path resources or bytes), which providers' events to deliver, a time range, how the
- * trace's context (processes, threads, volume mapping) is learned, and whether the event object is reused.
+ * trace's context (processes, threads, volume mapping) is learned, and whether the event object is reused; for
+ * readers that need less or part of a trace: a range of one file's buffers (a split), a context a first pass
+ * learned already ({@link LearnedContext}, shared by several readers of one file), strict reading, and a tally of
+ * the events no schema describes.
  *
  * <p>Immutable and thread-safe; made with {@link #builder()}. {@link #DEFAULT}: no manifests beyond what the trace
- * carries, every provider, the whole trace, two passes, a reused event.
+ * carries, every provider, the whole trace, two passes, a reused event, lenient reading, no tally.
  */
 public final class ReadSettings {
     /** Every provider, the whole trace, two passes, a reused event. */
@@ -55,6 +59,11 @@ public final class ReadSettings {
     private final TraceContext context;
     private final boolean reuse;
     private final EtlReadOptions readOptions;
+    private final long firstBuffer;
+    private final long endBuffer;
+    private final EtlBufferFilter bufferFilter;
+    private final LearnedContext learned;
+    private final boolean tallyUndecoded;
 
     private ReadSettings(Builder b) {
         this.manifests = List.copyOf(b.manifests);
@@ -64,6 +73,11 @@ public final class ReadSettings {
         this.context = b.context;
         this.reuse = b.reuse;
         this.readOptions = b.readOptions;
+        this.firstBuffer = b.firstBuffer;
+        this.endBuffer = b.endBuffer;
+        this.bufferFilter = b.bufferFilter;
+        this.learned = b.learned;
+        this.tallyUndecoded = b.tallyUndecoded;
     }
 
     /** How the files are opened: lenient, problems counted and told to the listener {@code warnings(...)} gave. */
@@ -81,9 +95,39 @@ public final class ReadSettings {
         return providers;
     }
 
-    /** How the trace context is learned. */
+    /** How the trace context is learned ({@link TraceContext#TWO_PASSES} when a learned context is given). */
     public TraceContext traceContext() {
-        return context;
+        return learned != null ? TraceContext.TWO_PASSES : context;
+    }
+
+    /** Whether only part of one file's buffers is read ({@link Builder#buffers}). */
+    public boolean isSplit() {
+        return firstBuffer != 0 || endBuffer != Long.MAX_VALUE || bufferFilter != EtlBufferFilter.ALL;
+    }
+
+    /** The first buffer read (0 unless {@link Builder#buffers} said otherwise). */
+    public long firstBuffer() {
+        return firstBuffer;
+    }
+
+    /** The buffer after the last read ({@code Long.MAX_VALUE}: to the end). */
+    public long endBuffer() {
+        return endBuffer;
+    }
+
+    /** Which buffers of the range are read ({@link EtlBufferFilter#ALL} unless {@link Builder#buffers} said otherwise). */
+    public EtlBufferFilter bufferFilter() {
+        return bufferFilter;
+    }
+
+    /** The context a first pass learned already, or null ({@link Builder#learnedContext}). */
+    public LearnedContext learnedContext() {
+        return learned;
+    }
+
+    /** Whether the reader tallies the events no schema describes ({@link Builder#tallyUndecoded}). */
+    public boolean tallyUndecoded() {
+        return tallyUndecoded;
     }
 
     /** Whether one event object is reused (valid until the next event) rather than a copy per event. */
@@ -141,7 +185,9 @@ public final class ReadSettings {
     @Override
     public String toString() {
         return "ReadSettings[manifests=" + manifests.stream().map(Manifest::name).toList() + ", providers=" + providers
-                + ", context=" + context + ", reuse=" + reuse + "]";
+                + ", context=" + (learned != null ? "learned" : context) + ", reuse=" + reuse
+                + (isSplit() ? ", buffers=[" + firstBuffer + ", " + (endBuffer == Long.MAX_VALUE ? "end" : endBuffer) + ")" : "")
+                + (tallyUndecoded ? ", tallyUndecoded" : "") + "]";
     }
 
     /** Builds {@link ReadSettings}. Not thread-safe; reusable ({@link #build()} snapshots it). */
@@ -153,6 +199,11 @@ public final class ReadSettings {
         private TraceContext context = TraceContext.TWO_PASSES;
         private boolean reuse = true;
         private EtlReadOptions readOptions = EtlReadOptions.DEFAULT;
+        private long firstBuffer;
+        private long endBuffer = Long.MAX_VALUE;
+        private EtlBufferFilter bufferFilter = EtlBufferFilter.ALL;
+        private LearnedContext learned;
+        private boolean tallyUndecoded;
 
         private Builder() {
         }
@@ -212,6 +263,57 @@ public final class ReadSettings {
          */
         public Builder warnings(EtlWarningListener listener) {
             this.readOptions = EtlReadOptions.lenient(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Reads only the records of buffers {@code [firstBuffer, endBuffer)} of one file that {@code filter} takes,
+         * in time order (a split: {@link org.etw4j.consumer.etl.EtlFile#cursor(org.etw4j.consumer.etl.EtlOrder,
+         * long, long, EtlBufferFilter)} says how ranges that together cover the file deliver every record once).
+         * A reader with a range reads exactly one file. The trace context still covers the whole file: with
+         * {@link TraceContext#TWO_PASSES} the first pass reads every buffer, so a split decodes and attributes its
+         * events as a whole-file read does (or give the pass's result with {@link #learnedContext}).
+         *
+         * @throws IllegalArgumentException when {@code firstBuffer < 0} or {@code endBuffer < firstBuffer}
+         */
+        public Builder buffers(long firstBuffer, long endBuffer, EtlBufferFilter filter) {
+            if (firstBuffer < 0 || endBuffer < firstBuffer) {
+                throw new IllegalArgumentException("buffers [" + firstBuffer + ", " + endBuffer + ")");
+            }
+            this.firstBuffer = firstBuffer;
+            this.endBuffer = endBuffer;
+            this.bufferFilter = Objects.requireNonNull(filter, "filter");
+            return this;
+        }
+
+        /**
+         * Reads with the context and schemas {@code learned} holds (a first pass made once, e.g. by one of several
+         * readers of the same file) instead of making a first pass: the reader takes its own presenter of the
+         * context and its own copy of the schemas, so what it harvests later reaches no other reader. The
+         * manifests the context was learned with are the reader's; {@link #manifest} calls are not repeated.
+         */
+        public Builder learnedContext(LearnedContext learned) {
+            this.learned = Objects.requireNonNull(learned, "learned");
+            return this;
+        }
+
+        /**
+         * Strict reading: the first malformed buffer or record ends the read with an
+         * {@link org.etw4j.consumer.etl.EtlFormatException} instead of being stepped over and counted (the
+         * opposite of {@link #warnings}; the last call wins).
+         */
+        public Builder strict() {
+            this.readOptions = EtlReadOptions.strictMode();
+            return this;
+        }
+
+        /**
+         * Tallies, per event kind, the delivered events no schema describes, as {@code etw summary} lists them
+         * ({@link TraceFile#undecoded()}): each is decoded once it is read, except that a kind seen decoded with
+         * a field is not decoded again.
+         */
+        public Builder tallyUndecoded(boolean on) {
+            this.tallyUndecoded = on;
             return this;
         }
 

@@ -16,7 +16,7 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * <p>Thread-safe (both parts are); shared by a stream's records and their copies.
  */
 final class RecordDecoding {
-    final EventDecoder decoder = new EventDecoder();
+    final EventDecoder decoder;
     /**
      * What the stream's kernel events said so far (processes, threads, volume mapping, file names); fed by the
      * delivery thread in stream order, read by handler threads: guarded by its own monitor.
@@ -24,6 +24,16 @@ final class RecordDecoding {
     private volatile TraceContext context = new TraceContext();
     /** Whether {@link #present} shows events through the context (file names, processes). */
     private volatile boolean presents = true;
+
+    /** With a new decoder (no manifests yet). */
+    RecordDecoding() {
+        this(new EventDecoder());
+    }
+
+    /** With {@code decoder} (a {@link LearnedContext}'s copy of the schemas a first pass harvested). */
+    RecordDecoding(EventDecoder decoder) {
+        this.decoder = decoder;
+    }
 
     /**
      * Lets the stream's context learn from {@code r} (a process, thread, image, file-name or volume-mapping event);

@@ -5,9 +5,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ProviderSelection;
+import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.DecodedKinds;
 import org.etw4j.consumer.internal.FilePass;
 
 /**
@@ -34,6 +38,15 @@ import org.etw4j.consumer.internal.FilePass;
  * {@link #warnings()}); with {@link ReadSettings.TraceContext#TWO_PASSES} the first {@link #hasMoreEvents()} reads
  * the whole trace once to learn its processes, threads, volume mapping and file names, then every event is
  * attributed through them.
+ *
+ * <p>Every client of etw4j that reads .etl records reads through this class (the streams, {@code etw dump} and
+ * {@code etw summary}, the Spark reader, the report's event rate, the benchmarks) or, inside the consumer, through
+ * the same internal file pass it runs (the trace model, the timeline, the relogger): what a client needs beyond
+ * "every event, decoded" is a setting, not a loop of its own.
+ * A range of one file's buffers ({@link ReadSettings.Builder#buffers}), a context another reader's first pass
+ * learned ({@link LearnedContext}), the tally of events no schema describes ({@link #undecoded()}), files the
+ * caller opened itself ({@link #over}), the raw record of each event ({@link #record()}) for header-only readers,
+ * and reading again from the start ({@link #rewind()}).
  */
 public final class TraceFile implements AutoCloseable {
     private final ReadSettings settings;
@@ -42,6 +55,13 @@ public final class TraceFile implements AutoCloseable {
     private final ProviderSelection selection;
     private final EventRecord event;
     private final long[] openingWarnings;
+    /** Whether {@link #close()} closes the files ({@link #open}) or leaves them to the caller ({@link #over}). */
+    private final boolean ownsFiles;
+    /** The tally of {@link ReadSettings#tallyUndecoded()}, and the kinds known to decode; else null. */
+    private final UndecodedEvents undecoded;
+    private final DecodedKinds decodedKinds;
+    /** The record of the event last delivered (null before the first). */
+    private EtlRecordEvent current;
     private long[] firstPassWarnings;
     private FilePass pass;
     private boolean pending;
@@ -53,13 +73,52 @@ public final class TraceFile implements AutoCloseable {
     public record Warnings(String file, long count) {
     }
 
-    private TraceFile(ReadSettings settings, RecordDecoding decoding, List<EtlFile> files, ProviderSelection selection) {
+    private TraceFile(ReadSettings settings, RecordDecoding decoding, List<EtlFile> files, ProviderSelection selection,
+                      boolean ownsFiles) {
         this.settings = settings;
         this.decoding = decoding;
         this.files = files;
         this.selection = selection;
+        this.ownsFiles = ownsFiles;
         this.event = new EventRecord(decoding);
         this.openingWarnings = files.stream().mapToLong(EtlFile::warningCount).toArray();
+        this.undecoded = settings.tallyUndecoded() ? new UndecodedEvents() : null;
+        this.decodedKinds = settings.tallyUndecoded() ? new DecodedKinds() : null;
+    }
+
+    /**
+     * A reader over {@code files}, opened by the caller (who closes them: {@link #close()} leaves them open), with
+     * {@code settings}; their reading options (lenient or strict, the warning listener) are the ones they were
+     * opened with, not the settings'. For clients that need the files themselves too (their headers, a summary).
+     *
+     * @throws ReadSetupException naming the manifest that cannot be read
+     * @throws IllegalArgumentException when no file is given, a provider selection is blank, or the settings name
+     *                                  a buffer range and there is more than one file
+     */
+    public static TraceFile over(ReadSettings settings, List<EtlFile> files) throws ReadSetupException {
+        Objects.requireNonNull(settings, "settings");
+        checkFiles(settings, files.size());
+        ProviderSelection selection = new ProviderSelection(settings.providers());
+        return new TraceFile(settings, decoding(settings), List.copyOf(files), selection, false);
+    }
+
+    private static void checkFiles(ReadSettings settings, int count) {
+        if (count == 0) {
+            throw new IllegalArgumentException("no files");
+        }
+        if (settings.isSplit() && count != 1) {
+            throw new IllegalArgumentException("a buffer range is read from one file, not " + count);
+        }
+    }
+
+    /** The decoding state of a reader: from the learned context, or a new decoder with the settings' manifests. */
+    private static RecordDecoding decoding(ReadSettings settings) throws ReadSetupException {
+        if (settings.learnedContext() != null) {
+            return settings.learnedContext().take();
+        }
+        RecordDecoding decoding = new RecordDecoding();
+        settings.registerManifests(decoding.decoder.manifests());
+        return decoding;
     }
 
     /** Opens {@code paths} with the default settings ({@link ReadSettings#DEFAULT}). */
@@ -82,11 +141,8 @@ public final class TraceFile implements AutoCloseable {
     /** {@link #open(ReadSettings, Path...)} with a list. */
     public static TraceFile open(ReadSettings settings, List<Path> paths) throws IOException {
         Objects.requireNonNull(settings, "settings");
-        if (paths.isEmpty()) {
-            throw new IllegalArgumentException("no files");
-        }
-        RecordDecoding decoding = new RecordDecoding();
-        settings.registerManifests(decoding.decoder.manifests());
+        checkFiles(settings, paths.size());
+        RecordDecoding decoding = decoding(settings);
         ProviderSelection selection = new ProviderSelection(settings.providers());
         List<EtlFile> opened = new ArrayList<>(paths.size());
         try {
@@ -101,7 +157,7 @@ public final class TraceFile implements AutoCloseable {
             opened.forEach(EtlFile::close);
             throw e;
         }
-        return new TraceFile(settings, decoding, List.copyOf(opened), selection);
+        return new TraceFile(settings, decoding, List.copyOf(opened), selection, true);
     }
 
     // ------------------------------------------------------------------------------------------ reading
@@ -151,6 +207,10 @@ public final class TraceFile implements AutoCloseable {
             } else {
                 event.resetFile(r);
             }
+            if (undecoded != null) {
+                tally(r);
+            }
+            current = r;
             pending = true;
             return true;
         }
@@ -209,8 +269,20 @@ public final class TraceFile implements AutoCloseable {
         return written;
     }
 
+    /** Counts the event in {@link #event} (of record {@code r}) when no schema describes it; a known kind is not decoded. */
+    private void tally(EtlRecordEvent r) {
+        if (decodedKinds.contains(r)) {
+            return;
+        }
+        EventView e = event.view();
+        undecoded.add(e);
+        if (e.source() != SchemaSource.NONE && e.fieldCount() > 0 && DecodedKinds.cacheable(r)) {
+            decodedKinds.add(r);
+        }
+    }
+
     private void start() {
-        if (settings.traceContext() == ReadSettings.TraceContext.TWO_PASSES) {
+        if (settings.learnedContext() == null && settings.traceContext() == ReadSettings.TraceContext.TWO_PASSES) {
             decoding.learned(FilePass.learnContext(files, decoding.decoder, false));
         }
         // The first pass meets the same record problems as the second: they are counted once.
@@ -219,7 +291,59 @@ public final class TraceFile implements AutoCloseable {
             firstPassWarnings[i] = files.get(i).warningCount() - openingWarnings[i];
         }
         decoding.presentWith(settings.traceContext() != ReadSettings.TraceContext.NONE);
-        pass = FilePass.over(files);
+        pass = newPass();
+    }
+
+    private FilePass newPass() {
+        return settings.isSplit()
+                ? FilePass.over(files.get(0), settings.firstBuffer(), settings.endBuffer(), settings.bufferFilter())
+                : FilePass.over(files);
+    }
+
+    /**
+     * Reads again from the first event the settings deliver (the context pass is not repeated; a one-pass context
+     * keeps what it learned, and the {@link #undecoded()} tally goes on counting). The event and record last read
+     * are invalid afterwards.
+     *
+     * @throws IllegalStateException when closed
+     */
+    public void rewind() {
+        if (closed) {
+            throw new IllegalStateException("the trace file is closed");
+        }
+        if (pass != null) {
+            pass = newPass();
+        }
+        pending = false;
+        ended = false;
+        current = null;
+    }
+
+    /**
+     * The raw record of the event last returned by {@link #readEvent()} (valid as long as that event): its header as
+     * stored ({@link EtlRecordEvent#view()}: kind, buffer index, offset, stored timestamp) and in the
+     * {@code EVENT_RECORD} form the decoder reads, for clients that read headers only or measure a stage of the
+     * pipeline on the record it presents.
+     *
+     * @throws IllegalStateException when no event was read yet
+     */
+    public EtlRecordEvent record() {
+        if (current == null) {
+            throw new IllegalStateException("no event read yet");
+        }
+        return current;
+    }
+
+    /**
+     * Per event kind, the delivered events no schema describes, with why ({@code etw summary}'s listing), so far.
+     *
+     * @throws IllegalStateException when the settings did not ask for it ({@link ReadSettings.Builder#tallyUndecoded})
+     */
+    public UndecodedEvents undecoded() {
+        if (undecoded == null) {
+            throw new IllegalStateException("the settings did not ask for the tally of undecoded events");
+        }
+        return undecoded;
     }
 
     // ------------------------------------------------------------------------------------------ state
@@ -268,12 +392,14 @@ public final class TraceFile implements AutoCloseable {
         return settings;
     }
 
-    /** Unmaps the files; idempotent. */
+    /** Unmaps the files the reader opened ({@link #over}: the caller's stay open); idempotent. */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            files.forEach(EtlFile::close);
+            if (ownsFiles) {
+                files.forEach(EtlFile::close);
+            }
         }
     }
 

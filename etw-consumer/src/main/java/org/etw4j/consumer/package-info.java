@@ -11,6 +11,23 @@
  * stream hands events over ({@link org.etw4j.consumer.Backpressure}, losses as {@link org.etw4j.consumer.LostEvents}).
  * Both read through the same pipeline as {@code etw dump}, so they decode and attribute events alike.
  *
+ * <p>One read path: every reader of .etl records in etw4j (the streams, the CLI's commands, the Spark reader, the
+ * benchmarks) reads through {@code TraceFile}, which runs the consumer's one pipeline: source (the files, merged in
+ * time order), decode (the schema chain), present (the trace context), event ({@code EventRecord}), and the
+ * formatter of {@code org.etw4j.consumer.output}. A reader that needs less or part of a trace says so in its
+ * {@link org.etw4j.consumer.ReadSettings}, never with a loop of its own over {@code EtlFile.cursor()}:
+ * <ul>
+ *   <li>a split: a range of one file's buffers, with a buffer filter ({@code ReadSettings.Builder.buffers});</li>
+ *   <li>a first pass made once and shared by the readers of one file
+ *       ({@link org.etw4j.consumer.LearnedContext#learn}, {@code ReadSettings.Builder.learnedContext});</li>
+ *   <li>no trace context, for readers of headers or schemas only ({@code ReadSettings.TraceContext.NONE}: an
+ *       event is decoded only when a decoded getter is called, so a header-only read decodes nothing);</li>
+ *   <li>the events no schema describes ({@code ReadSettings.Builder.tallyUndecoded}, then
+ *       {@code TraceFile.undecoded()});</li>
+ *   <li>files the client opened itself ({@code TraceFile.over}), the raw record of each event
+ *       ({@code TraceFile.record()}), and reading again from the start ({@code TraceFile.rewind()}).</li>
+ * </ul>
+ *
  * <p>Threading: a {@code TraceFile} is read by one thread; an {@code EventStream} is thread-safe and runs all its
  * handlers on one thread, one event at a time. Settings, options and statistics are immutable values.
  *

@@ -2,10 +2,11 @@ package org.etw4j.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.etl.EtlClock;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlSummary;
 
@@ -80,15 +81,26 @@ public record EventRate(long startFileTime, long bucketHundredNs, List<Series> s
         return series.isEmpty() ? 0 : series.get(0).counts().length;
     }
 
+    /** Headers only: the counts need no trace context and no decoding. */
+    private static final ReadSettings HEADERS = ReadSettings.builder().traceContext(ReadSettings.TraceContext.NONE)
+            .build();
+
     /**
-     * Counts the records of {@code file} (summarized as {@code summary}) per bucket with a file-order pass of its own,
-     * with a series of their own for the {@code maxSeries} providers with the most records.
+     * Counts the records of {@code file} (summarized as {@code summary}) per bucket with a pass of its own through
+     * the consumer's reader (headers only), with a series of their own for the {@code maxSeries} providers with the
+     * most records.
      */
     public static EventRate of(EtlFile file, EtlSummary summary, int maxSeries) {
         Counter counter = new Counter(file.clock(), summary, maxSeries);
-        EtlCursor c = file.cursor(EtlOrder.FILE);
-        while (c.advance()) {
-            counter.add(c.record());
+        TraceFile in;
+        try {
+            in = TraceFile.over(HEADERS, List.of(file));
+        } catch (ReadSetupException e) {
+            throw new IllegalStateException("HEADERS names no manifest: " + e.getMessage(), e);
+        }
+        while (in.hasMoreEvents()) {
+            in.readEvent();
+            counter.add(in.record().view());
         }
         return counter.finish();
     }

@@ -21,19 +21,15 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.LearnedContext;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.EventField;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.ProviderSelection;
-import org.etw4j.consumer.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlClock;
-import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
-import org.etw4j.consumer.etl.EtlOrder;
 import org.etw4j.consumer.etl.EtlReadOptions;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.EtlWarning;
 import org.etw4j.consumer.etl.EtlWarningListener;
@@ -41,7 +37,9 @@ import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
- * Reads one {@link EtlInputPartition}: its buffers' records in time order, as rows of the scan's columns.
+ * Reads one {@link EtlInputPartition}: its buffers' records in time order, as rows of the scan's columns. Thin glue
+ * around the consumer's one read path ({@link TraceFile} over the task's open file, with the partition's buffer
+ * range and the time bound's buffer filter as {@link ReadSettings}), as Spark's own CSV reader is around its parser.
  *
  * <p>Not thread-safe: Spark drives one reader from one task thread; {@link #close()} (idempotent) unmaps the file.
  * Work per task: opening walks every buffer header of the file (cheap, no record is read); when a decoded column is
@@ -67,19 +65,21 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
     private final EtlPushdown pushdown;
     private final boolean decode;
     private final UTF8String fileName;
-    /** The {@code provider} option: the consumer's selection, so names resolve as in every other tool. */
-    private final ProviderSelection providers;
+    /**
+     * Whether the {@code provider} option names a provider (not only GUIDs): the reader then decodes each event to
+     * match it, and the row shows what that decoding found, as without the option when decoding is on.
+     */
+    private final boolean providerNames;
     private final ArrayDeque<EtlWarning> pending = new ArrayDeque<>();
     /** Whether warnings are being collected (not during the context pass, which sees the same problems). */
     private boolean collecting = true;
 
     private EtlFile file;
     private EtlClock clock;
-    /** Presents the public cursor's record as the decoder's EVENT_RECORD input (one, reused). */
-    private final EtlRecordEvent adapter = new EtlRecordEvent();
-    private EtlCursor cursor;
-    private EventDecoder decoder;
-    private TraceContext context;
+    /** The partition's records, read through the consumer's pipeline; null once nothing more can be read. */
+    private TraceFile in;
+    /** {@link TraceFile#recordsRead()} when the scan's record counter was last brought up to date. */
+    private long recordsCounted;
     private boolean started;
     private boolean finished;
     private long problems;
@@ -94,7 +94,20 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         this.decode = options.decode() && schema.needsDecoding();
         Path p = Paths.get(partition.path());
         this.fileName = UTF8String.fromString(p.toString());
-        this.providers = new ProviderSelection(options.providers());
+        this.providerNames = options.providers().stream().anyMatch(n -> !isGuid(n));
+    }
+
+    private static boolean isGuid(String provider) {
+        String t = provider.trim();
+        if (t.startsWith("{") && t.endsWith("}")) {
+            t = t.substring(1, t.length() - 1);
+        }
+        try {
+            Guid.parse(t);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     @Override
@@ -116,26 +129,36 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 }
                 continue;
             }
-            if (finished || cursor == null) {
+            if (finished || in == null) {
                 finish();
                 return false;
             }
             boolean more;
             try {
-                more = cursor.advance();
+                more = in.hasMoreEvents();
             } catch (EtlFormatException e) {
                 // FAILFAST (strict reader): the first problem; otherwise a problem the reader cannot step over
                 // (e.g. the decompression memory bound): the rest of this partition is unreadable.
                 more = stopOn(e);
             }
+            countRecords();
             if (!more) {
                 finished = true;
                 continue;
             }
-            EtlRecordView view = cursor.record();
-            EtlScanCounters.RECORDS.increment();
-            if (row(view)) {
+            EventRecord e = in.readEvent();
+            if (row(in.record().view(), e)) {
                 return true;
+            }
+        }
+    }
+
+    /** Brings the scan's record counter up to the reader's count (records the provider option skipped included). */
+    private void countRecords() {
+        if (in != null) {
+            long read = in.recordsRead();
+            for (; recordsCounted < read; recordsCounted++) {
+                EtlScanCounters.RECORDS.increment();
             }
         }
     }
@@ -177,44 +200,48 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
         }
         EtlScanCounters.FILES.increment();
         clock = file.clock();
-        if (decode) {
-            if (options.context()) {
-                SharedContexts.Key key = options.shareContext() ? contextKey(p) : null;
-                SharedContexts.Taken taken = key == null ? firstPass().share()
-                        : SharedContexts.take(key, partition.splits(), this::firstPass);
-                if (taken.problem() != null) {
-                    stopOn(taken.problem());
-                    return;
-                }
-                context = taken.context();
-                decoder = taken.decoder();
-            } else {
-                decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
-            }
-        }
-        cursor = file.cursor(EtlOrder.TIME, partition.firstBuffer(), partition.endBuffer(),
-                (index, processor, flush) -> {
+        ReadSettings.Builder settings = ReadSettings.builder().traceContext(ReadSettings.TraceContext.NONE)
+                .providers(options.providers())
+                .buffers(partition.firstBuffer(), partition.endBuffer(), (index, processor, flush) -> {
                     if (pushdown.hasTimeBounds() && !pushdown.mayHoldMatches(clock.toFileTime(flush), flush == 0)) {
                         return false;
                     }
                     EtlScanCounters.BUFFERS.increment();
                     return true;
                 });
+        if (decode || !options.providers().isEmpty()) {
+            options.manifests().forEach(m -> settings.manifest(Paths.get(m)));
+        }
+        if (decode && options.context()) {
+            SharedContexts.Key key = options.shareContext() ? contextKey(p) : null;
+            SharedContexts.Learned learned = key == null ? learnContext(settings.build())
+                    : SharedContexts.take(key, partition.splits(), () -> learnContext(settings.build()));
+            if (learned.problem() != null) {
+                stopOn(learned.problem());
+                return;
+            }
+            settings.learnedContext(learned.context());
+        }
+        try {
+            in = TraceFile.over(settings.build(), List.of(file));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e.getMessage(), e);
+        }
     }
 
     /**
      * The file's first pass over this task's open file, its problems not collected (each split's own read reports
-     * those of its buffers): the context and the registry it harvested into, or the problem that stopped it.
+     * those of its buffers): the context and the schemas it harvested, or the problem that stopped it.
      */
-    private SharedContexts.Learned firstPass() {
-        ManifestRegistry registry = ManifestCache.registry(options.manifests());
+    private SharedContexts.Learned learnContext(ReadSettings settings) {
         collecting = false;
         try {
             EtlScanCounters.CONTEXT_PASSES.increment();
-            return SharedContexts.Learned.of(TraceContext.firstPass(List.of(file), new EventDecoder(registry), true),
-                    registry);
+            return SharedContexts.Learned.of(LearnedContext.learn(settings, List.of(file)));
         } catch (EtlFormatException e) {
             return SharedContexts.Learned.stopped(e);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e.getMessage(), e);
         } finally {
             collecting = true;
         }
@@ -245,7 +272,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 partition.owns(e.bufferIndex()) ? e.bufferIndex() : partition.firstBuffer(),
                 "reading stopped: " + e.getMessage()));
         finished = true;
-        cursor = null;
+        in = null;
         return false;
     }
 
@@ -265,50 +292,31 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
 
     // ---------------------------------------------------------------------------------------------- rows
 
-    /** Builds {@link #current} from the record; false when a pushed filter or the provider option refuses it. */
-    private boolean row(EtlRecordView v) {
+    /** Builds {@link #current} from the record {@code v} of event {@code e}; false when a pushed filter refuses it. */
+    private boolean row(EtlRecordView v, EventRecord e) {
         long fileTime = v.timestampFileTime();
-        String providerId = null;
-        if (!providers.isEmpty() || pushdown != null) {
-            providerId = v.providerId().toString().toLowerCase(Locale.ROOT);
-            if (!pushdown.accepts(providerId, v.eventId(), v.level(), fileTime)) {
-                return false;
-            }
-            if (!providers.hasNames() && !providers.acceptsId(v.providerId())) {
-                return false;
-            }
+        String providerId = v.providerId().toString().toLowerCase(Locale.ROOT);
+        if (!pushdown.accepts(providerId, v.eventId(), v.level(), fileTime)) {
+            return false;
         }
-        DecodedEvent e = null;
-        boolean needName = providers.hasNames();
-        if (decode || needName) {
-            EtlRecordEvent r = adapter.of(cursor.record());
-            if (decoder == null) {
-                decoder = new EventDecoder(ManifestCache.registry(options.manifests()));
-            }
-            e = decoder.decode(r);
+        boolean decoded = decode || providerNames;
+        if (decoded) {
             EtlScanCounters.DECODED.increment();
-            if (needName && !providers.accepts(e)) {
-                return false;
-            }
-            if (context != null) {
-                e = context.present(r, e);
-            }
         }
         Object[] values = new Object[columns.length];
         for (int i = 0; i < columns.length; i++) {
-            values[i] = value(columns[i], v, e, fileTime, providerId);
+            values[i] = value(columns[i], v, decoded ? e : null, fileTime, providerId);
         }
         current = new GenericInternalRow(values);
         return true;
     }
 
-    private Object value(EtlColumn c, EtlRecordView v, DecodedEvent e, long fileTime, String providerId) {
+    private Object value(EtlColumn c, EtlRecordView v, EventRecord e, long fileTime, String providerId) {
         return switch (c) {
             case FILE -> fileName;
             case TIMESTAMP -> Math.floorDiv(fileTime - EtlClock.FILETIME_UNIX_EPOCH, 10L);
             case FILETIME -> fileTime;
-            case PROVIDER_ID -> UTF8String.fromString(providerId != null ? providerId
-                    : v.providerId().toString().toLowerCase(Locale.ROOT));
+            case PROVIDER_ID -> UTF8String.fromString(providerId);
             case PROVIDER_NAME -> e == null ? null : utf8(e.providerName());
             case EVENT_ID -> v.eventId();
             case VERSION -> v.version();
@@ -374,16 +382,15 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
      * The fields as text by name, each value by the formatter's text rule; a repeated name gets {@code #2},
      * {@code #3}... as in {@code etw dump}'s JSON.
      */
-    private static ArrayBasedMapData fieldMap(DecodedEvent e) {
-        List<EventField> fields = e.fields();
-        List<Object> keys = new ArrayList<>(fields.size());
-        List<Object> values = new ArrayList<>(fields.size());
+    private static ArrayBasedMapData fieldMap(EventRecord e) {
+        List<Object> keys = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
-        for (EventField f : fields) {
-            int n = seen.merge(f.name(), 1, Integer::sum);
-            keys.add(UTF8String.fromString(n > 1 ? f.name() + "#" + n : f.name()));
-            values.add(UTF8String.fromString(EventFormatter.fieldText(f)));
-        }
+        EventFormatter.fieldTexts(e, (name, text) -> {
+            int n = seen.merge(name, 1, Integer::sum);
+            keys.add(UTF8String.fromString(n > 1 ? name + "#" + n : name));
+            values.add(UTF8String.fromString(text));
+        });
         return new ArrayBasedMapData(new GenericArrayData(keys.toArray()), new GenericArrayData(values.toArray()));
     }
 }

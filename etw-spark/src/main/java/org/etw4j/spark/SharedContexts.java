@@ -4,18 +4,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.LearnedContext;
 import org.etw4j.consumer.etl.EtlFormatException;
 
 /**
  * The first (context) pass of each file, run once per executor JVM and shared by the splits of that file that run
- * there, instead of once per split. What a pass leaves is kept: the learned {@link TraceContext} and the decoder's
- * registry with the manifests and metadata the trace carries, or the problem that stopped the pass. Each split
- * then takes its own {@linkplain TraceContext#presenter() presenter} of the context and a decoder over its own
- * {@linkplain ManifestRegistry#copy() copy} of the registry, so it continues exactly as after a pass of its own
- * (what one split harvests later does not reach another) and the rows are the ones a per-split pass gives.
+ * there, instead of once per split. What a pass leaves is kept: the consumer's {@link LearnedContext} (the trace's
+ * context and the schemas it carries on top of the given manifests), or the problem that stopped the pass. Each
+ * split's reader takes its own presenter and copy of the schemas from it ({@code ReadSettings.learnedContext}), so
+ * it continues exactly as after a pass of its own (what one split harvests later does not reach another) and the
+ * rows are the ones a per-split pass gives.
  *
  * <p>Identity ({@link Key}): the file's absolute path, size, modification time and file key, the manifests given to
  * the decoder and whether reading is strict: a file rewritten between two splits, or read with other manifests, is
@@ -39,26 +37,16 @@ final class SharedContexts {
     record Key(String path, long size, long modified, Object fileKey, List<String> manifests, boolean strict) {
     }
 
-    /** What a pass left: the context and registry, or the problem that stopped it (then both are null). */
-    record Learned(TraceContext context, ManifestRegistry registry, EtlFormatException problem) {
+    /** What a pass left: the learned context, or the problem that stopped it (then the context is null). */
+    record Learned(LearnedContext context, EtlFormatException problem) {
 
-        static Learned of(TraceContext context, ManifestRegistry registry) {
-            return new Learned(context, registry, null);
+        static Learned of(LearnedContext context) {
+            return new Learned(context, null);
         }
 
         static Learned stopped(EtlFormatException problem) {
-            return new Learned(null, null, problem);
+            return new Learned(null, problem);
         }
-
-        /** One taker's share (not thread-safe: callers of one pass take in turn). */
-        Taken share() {
-            return problem != null ? new Taken(null, null, problem)
-                    : new Taken(context.presenter(), new EventDecoder(registry.copy()), null);
-        }
-    }
-
-    /** One split's share: its own presenter and decoder, or the problem that stopped the pass. */
-    record Taken(TraceContext context, EventDecoder decoder, EtlFormatException problem) {
     }
 
     /** Access-ordered, so the eldest is the least recently taken; guarded by itself. */
@@ -73,11 +61,11 @@ final class SharedContexts {
     }
 
     /**
-     * The share of one split of the file {@code key} names, of a file cut into {@code splits}: from the kept pass,
-     * or from {@code pass} run now on this thread when none is kept (its exceptions other than the
+     * What the pass over the file {@code key} names left, for one split of a file cut into {@code splits}: the kept
+     * pass, or {@code pass} run now on this thread when none is kept (its exceptions other than the
      * {@link Learned#stopped} outcome propagate, and the next split runs it again).
      */
-    static Taken take(Key key, int splits, Supplier<Learned> pass) {
+    static Learned take(Key key, int splits, Supplier<Learned> pass) {
         Pass e;
         synchronized (ENTRIES) {
             e = ENTRIES.computeIfAbsent(key, k -> new Pass());
@@ -88,10 +76,7 @@ final class SharedContexts {
                 ENTRIES.remove(key, e);
             }
         }
-        synchronized (e) {
-            // presenter() marks the learned context frozen: done under the entry's lock, which every taker holds
-            return l.share();
-        }
+        return l;
     }
 
     /** Files whose pass is held now (for tests and diagnostics). */

@@ -1,7 +1,6 @@
 package org.etw4j.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,14 +13,28 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.LearnedContext;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@link SharedContexts}: one pass per file identity, its lifetime, and what each split takes. */
+/**
+ * {@link SharedContexts}: one pass per file identity, its lifetime, and what each split takes (the consumer's
+ * {@link LearnedContext}, from which each split's reader takes its own presenter and schemas).
+ */
 class SharedContextsTest {
+    /** A real pass's result (over the smallest corpus file), handed out by the counting passes below. */
+    private static LearnedContext learned;
+
+    @BeforeAll
+    static void learnOnce() throws Exception {
+        try (EtlFile f = EtlFile.open(SparkTests.corpusFile("perfview__smallEtlFile.etl"))) {
+            learned = LearnedContext.learn(ReadSettings.DEFAULT, List.of(f));
+        }
+    }
 
     @AfterEach
     void clear() {
@@ -35,17 +48,17 @@ class SharedContextsTest {
     private static Supplier<SharedContexts.Learned> counting(AtomicInteger runs) {
         return () -> {
             runs.incrementAndGet();
-            return SharedContexts.Learned.of(new TraceContext(), new ManifestRegistry());
+            return SharedContexts.Learned.of(learned);
         };
     }
 
     @Test
-    void concurrentSplitsOfOneFileRunOnePassAndEachTakesItsOwnPresenterAndDecoder() throws Exception {
+    void concurrentSplitsOfOneFileRunOnePassAndAllTakeItsResult() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            List<Future<SharedContexts.Taken>> takes = new ArrayList<>();
+            List<Future<SharedContexts.Learned>> takes = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 takes.add(pool.submit(() -> {
                     start.await();
@@ -53,13 +66,14 @@ class SharedContextsTest {
                 }));
             }
             start.countDown();
-            List<SharedContexts.Taken> taken = new ArrayList<>();
-            for (Future<SharedContexts.Taken> f : takes) {
+            List<SharedContexts.Learned> taken = new ArrayList<>();
+            for (Future<SharedContexts.Learned> f : takes) {
                 taken.add(f.get());
             }
             assertEquals(1, runs.get());
-            assertNotSame(taken.get(0).context(), taken.get(1).context());
-            assertNotSame(taken.get(0).decoder(), taken.get(1).decoder());
+            for (SharedContexts.Learned t : taken) {
+                assertSame(learned, t.context(), "every split reads with the one pass's result");
+            }
         } finally {
             pool.shutdown();
         }
@@ -109,7 +123,7 @@ class SharedContextsTest {
             runs.incrementAndGet();
             return SharedContexts.Learned.stopped(problem);
         };
-        SharedContexts.Taken t = SharedContexts.take(key("/bad.etl", 1), 2, stopped);
+        SharedContexts.Learned t = SharedContexts.take(key("/bad.etl", 1), 2, stopped);
         assertSame(problem, t.problem());
         assertNull(t.context());
         assertSame(problem, SharedContexts.take(key("/bad.etl", 1), 2, stopped).problem());

@@ -77,8 +77,8 @@ public final class TraceContext {
     /**
      * A context that presents events exactly as this one does, reading this one's learned tables (nothing is
      * copied), with its own working state: for several threads that present the events of one trace after one
-     * first pass, each through its own presenter (the Spark splits of one file share one {@link #firstPass}
-     * this way). From this call on, this context and every presenter of it are frozen: {@link #learn} and
+     * first pass, each through its own presenter (the readers of one {@code org.etw4j.consumer.LearnedContext},
+     * such as the Spark splits of one file, share one first pass this way). From this call on, this context and every presenter of it are frozen: {@link #learn} and
      * {@link #observe} throw {@link IllegalStateException}; call it on the thread that learned, and hand the
      * presenters to other threads through a synchronizing action (a concurrent map, a lock, a thread start).
      * Presenters are then safe to use from one thread each, concurrently with one another.
@@ -86,20 +86,6 @@ public final class TraceContext {
     public TraceContext presenter() {
         frozen = true;
         return new TraceContext(this);
-    }
-
-    /**
-     * The context of a whole trace, learned by a first pass over every record of {@code files} (merged in time
-     * order), as the readers of the consumer learn it: for a reader of part of a trace (a Spark split, a buffer
-     * range of {@link EtlFile#cursor(org.etw4j.consumer.etl.EtlOrder, long, long,
-     * org.etw4j.consumer.etl.EtlBufferFilter)}) that must present its events as a whole-trace read does. With
-     * {@code harvestSchemas} the schemas the trace carries (EventSource manifests, TDH metadata events) are
-     * registered with {@code decoder} too. The files stay open (the caller's); the pass runs on the calling thread.
-     *
-     * @throws org.etw4j.consumer.etl.EtlFormatException with strict files, at the first malformed buffer or record
-     */
-    public static TraceContext firstPass(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas) {
-        return FilePass.learnContext(files, decoder, harvestSchemas);
     }
 
     /**

@@ -262,6 +262,25 @@ public final class EventFormatter implements Flushable {
     }
 
     /**
+     * {@link #json(DecodedEvent)} of the record's decoded form shown through its reader's trace context (drive-letter
+     * paths, derived file names, the process), as {@link #write(EventRecord)} shows it: Spark's {@code fields_json}.
+     */
+    public static String json(EventRecord e) {
+        return json(EventRecordAccess.view(e).copy());
+    }
+
+    /**
+     * Hands {@code each} the name and the {@link #fieldText text} of every top-level field of the record's decoded
+     * form shown through its reader's trace context, in wire order (a repeated name is handed as often as it
+     * occurs): Spark's {@code fields} map.
+     */
+    public static void fieldTexts(EventRecord e, java.util.function.BiConsumer<String, String> each) {
+        for (EventField f : EventRecordAccess.view(e).copy().fields()) {
+            each.accept(f.name(), fieldText(f));
+        }
+    }
+
+    /**
      * Writes {@code fields} as the JSON Lines form's {@code "fields"} object (the timeline's event arguments): keyed
      * by name, a repeated name as {@code Name#2}, a label instead of the number, a flag set as
      * {@code {"names":[...],"value":n}}, a failed field as {@code {"error":...,"raw":"hex"}}.

@@ -132,11 +132,11 @@ class InternalPackagesTest {
     }
 
     /**
-     * Files allowed to reach into another module's {@code internal} package, each with why. Empty: Spark's splits
-     * read their buffer range through {@code EtlFile.cursor(order, first, end, filter)} and learn the whole trace's
-     * context through {@code TraceContext.firstPass}; the benchmarks and the summary's undecoded listing loop over {@code EtlFile.cursor()}; the live
-     * command formats through {@code EventFormatter.write(EventRecord)} and the session tally reads the record's
-     * own getters. A file added here needs a reason; a file that no longer needs its entry fails the test.
+     * Files allowed to reach into another module's {@code internal} package, each with why. Empty: Spark's splits,
+     * the benchmarks, the report's event rate and the summary's undecoded listing read through the public
+     * {@code TraceFile} with {@code ReadSettings} (buffer range, learned context, tally; {@link OneReadPathTest});
+     * the live command formats through {@code EventFormatter.write(EventRecord)} and the session tally reads the
+     * record's own getters. A file added here needs a reason; a file that no longer needs its entry fails the test.
      */
     private static final Map<String, String> NAMED_EXCEPTIONS = Map.of();
 

@@ -1,10 +1,13 @@
-package org.etw4j.cli;
+package org.etw4j.consumer.internal;
 
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.decode.TdhMetadata;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
- * The kinds of event known to decode, for {@code etw summary}'s count of undecoded events: a record of a kind seen
+ * The kinds of event known to decode, for the reader's tally of undecoded events ({@code TraceFile.undecoded()},
+ * which {@code etw summary} lists): a record of a kind seen
  * decoded with at least one field is not decoded again (issue 20, target 4: the count then costs a header read and a
  * table look-up per record, not a decoding pass). A kind is the provider (event class), id, opcode, version, header
  * flags and event property of the record: what the decoder's choice of schema depends on.
@@ -19,19 +22,19 @@ import org.etw4j.format.EventHeaderLayout;
  *
  * <p>Not thread-safe; one per pass. Open addressing over three longs per kind, no allocation per look-up.
  */
-final class DecodedKinds {
+public final class DecodedKinds {
     /** The KernelTraceControl MetaData event class ({@code TdhMetadata.METADATA_CLASS}): its records carry schemas. */
-    private static final long METADATA_MSB = org.etw4j.consumer.decode.TdhMetadata.METADATA_CLASS.mostSignificantBits();
-    private static final long METADATA_LSB = org.etw4j.consumer.decode.TdhMetadata.METADATA_CLASS.leastSignificantBits();
+    private static final long METADATA_MSB = TdhMetadata.METADATA_CLASS.mostSignificantBits();
+    private static final long METADATA_LSB = TdhMetadata.METADATA_CLASS.leastSignificantBits();
     /** The id of EventSource's manifest envelope events ({@code ManifestRegistry.MANIFEST_EVENT_ID}). */
-    private static final int MANIFEST_EVENT_ID = org.etw4j.consumer.decode.ManifestRegistry.MANIFEST_EVENT_ID;
+    private static final int MANIFEST_EVENT_ID = ManifestRegistry.MANIFEST_EVENT_ID;
 
     private long[] keys = new long[3 * 64];
     private boolean[] used = new boolean[64];
     private int size;
 
     /** Whether a record of {@code r}'s kind was {@link #add}ed. */
-    boolean contains(RawEventRecord r) {
+    public boolean contains(RawEventRecord r) {
         long a = r.providerIdMsb();
         long b = r.providerIdLsb();
         long c = rest(r);
@@ -48,7 +51,7 @@ final class DecodedKinds {
      * Whether the decoder's answer for {@code r} may stand for its kind: false for TraceLogging records and for
      * records that carry schemas (see the class comment).
      */
-    static boolean cacheable(RawEventRecord r) {
+    public static boolean cacheable(RawEventRecord r) {
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0) {
             return r.providerIdMsb() != METADATA_MSB || r.providerIdLsb() != METADATA_LSB;
         }
@@ -57,7 +60,7 @@ final class DecodedKinds {
     }
 
     /** Remembers {@code r}'s kind as one that decodes (the caller checked {@link #cacheable} and the result). */
-    void add(RawEventRecord r) {
+    public void add(RawEventRecord r) {
         if (contains(r)) {
             return;
         }
@@ -68,7 +71,7 @@ final class DecodedKinds {
     }
 
     /** Kinds remembered. */
-    int size() {
+    public int size() {
         return size;
     }
 
