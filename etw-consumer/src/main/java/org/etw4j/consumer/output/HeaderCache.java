@@ -24,8 +24,9 @@ final class HeaderCache {
 
     private static final int SLOTS = 512;
 
-    private final Entry[] slots = new Entry[SLOTS];
-    private final Utf8Buffer scratch = new Utf8Buffer(256);
+    /** Made on the first get, as {@link EncodedCache}'s tables. */
+    private Entry[] slots;
+    private Utf8Buffer scratch;
     private final Encoder encoder;
 
     HeaderCache(Encoder encoder) {
@@ -34,6 +35,10 @@ final class HeaderCache {
 
     /** The bytes {@link #encoder} writes for the event ({@code e}, header {@code r}). */
     byte[] get(RawEventRecord r, EventView e) {
+        if (slots == null) {
+            slots = new Entry[SLOTS];
+            scratch = new Utf8Buffer(256);
+        }
         Guid provider = e.providerId();
         long msb = provider.mostSignificantBits();
         long lsb = provider.leastSignificantBits();
