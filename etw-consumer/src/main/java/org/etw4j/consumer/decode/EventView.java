@@ -473,10 +473,33 @@ public final class EventView {
     private String labelOf(int i) {
         if (!labelDone[i]) {
             ValueMap m = mapOf[i];
-            labels[i] = m == null ? null : m.label(labelValue(i));
+            labels[i] = m == null ? null : m.bitMap() ? flagLabel(m, labelValue(i)) : m.label(labelValue(i));
             labelDone[i] = true;
         }
         return labels[i];
+    }
+
+    /** Slots of {@link #flagLabel}'s memo (a power of two). */
+    private static final int FLAG_SLOTS = 64;
+    private final ValueMap[] flagMaps = new ValueMap[FLAG_SLOTS];
+    private final long[] flagValues = new long[FLAG_SLOTS];
+    private final String[] flagLabels = new String[FLAG_SLOTS];
+
+    /**
+     * A bit map's label of {@code value}, remembered per map (identity) and value in a small direct-mapped memo: a
+     * bit map's label is joined anew on each call, and the same flag sets recur event after event; the same
+     * String for them also lets the formatter's identity-keyed caches of encoded labels hit.
+     */
+    private String flagLabel(ValueMap m, long value) {
+        int slot = (System.identityHashCode(m) * 31 + Long.hashCode(value) * 0x9E3779B9) >>> 26; // 6 bits
+        if (flagMaps[slot] == m && flagValues[slot] == value) {
+            return flagLabels[slot];
+        }
+        String label = m.label(value);
+        flagMaps[slot] = m;
+        flagValues[slot] = value;
+        flagLabels[slot] = label;
+        return label;
     }
 
     private long labelValue(int i) {
@@ -705,6 +728,18 @@ public final class EventView {
     }
 
     /**
+     * Whether field {@code i} is an array of integers (or booleans) read in place, so that
+     * {@link #getLong(int, int)} answers for each element; {@code false} in fallback mode.
+     */
+    public boolean isIntegerArray(int i) {
+        if (fallback != null) {
+            return false;
+        }
+        int k = kind[check(i)];
+        return elementSize[i] != -1 && (k == K_INT || k == K_LONG || k == K_BOOL || k == K_INT_BOOL);
+    }
+
+    /**
      * Scalar field {@code i} as a long ({@link EventField#asLong()}: integers sign- or zero-extended as their type
      * says, 64-bit ones with their raw bits, booleans 0/1).
      *
@@ -928,37 +963,24 @@ public final class EventView {
             out.ascii('"');
         }
         if (cs == CS_UTF16) {
-            for (int p = at; p < end; p += 2) {
-                char c = (char) ((bytes[p] & 0xFF) | (bytes[p + 1] & 0xFF) << 8);
-                if (c == 0 && cut) {
-                    break;
-                }
-                if (Character.isSurrogate(c)) {
-                    out.truncate(mark);
-                    return false;
-                }
-                if (json) {
-                    out.jsonChar(c);
-                } else {
-                    out.lineChar(c);
-                }
+            if (!out.utf16Text(bytes, at, end, cut, json)) {
+                out.truncate(mark);
+                return false;
             }
         } else {
+            int stop = end;
             for (int p = at; p < end; p++) {
                 byte b = bytes[p];
                 if (b == 0 && cut) {
+                    stop = p;
                     break;
                 }
                 if (b < 0) {
                     out.truncate(mark);
                     return false;
                 }
-                if (json) {
-                    out.jsonChar((char) b);
-                } else {
-                    out.lineChar((char) b);
-                }
             }
+            out.asciiText(bytes, at, stop, json);
         }
         if (json) {
             out.ascii('"');

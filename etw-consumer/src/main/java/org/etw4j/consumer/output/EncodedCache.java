@@ -16,14 +16,16 @@ final class EncodedCache<K> {
     /** Slots of the direct-mapped front (a power of two). */
     private static final int FRONT = 256;
 
-    private final IdentityHashMap<K, byte[]> map = new IdentityHashMap<>();
+    // Made on the first get: a formatter has caches for every form, and the one-line forms (EventRecord.toString,
+    // toJson) make a formatter per call and use few of them.
+    private IdentityHashMap<K, byte[]> map;
     /**
      * A direct-mapped front of the map by identity hash: one load and one compare for the names of the schemas in
      * use (the map's probing was 4 % of {@code etw dump}'s CPU samples, PERFORMANCE.md).
      */
-    private final Object[] frontKeys = new Object[FRONT];
-    private final byte[][] frontBytes = new byte[FRONT][];
-    private final Utf8Buffer scratch = new Utf8Buffer(256);
+    private Object[] frontKeys;
+    private byte[][] frontBytes;
+    private Utf8Buffer scratch;
     private final BiConsumer<Utf8Buffer, K> encoder;
 
     /** A cache encoding a key by writing it into a buffer with {@code encoder}. */
@@ -33,6 +35,12 @@ final class EncodedCache<K> {
 
     /** The bytes {@code encoder} writes for {@code key}. */
     byte[] get(K key) {
+        if (map == null) {
+            map = new IdentityHashMap<>();
+            frontKeys = new Object[FRONT];
+            frontBytes = new byte[FRONT][];
+            scratch = new Utf8Buffer(256);
+        }
         int slot = System.identityHashCode(key) & (FRONT - 1);
         if (frontKeys[slot] == key && key != null) {
             return frontBytes[slot];

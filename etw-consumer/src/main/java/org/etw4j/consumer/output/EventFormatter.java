@@ -36,7 +36,9 @@ import org.etw4j.format.EventHeaderLayout;
  * <p>Not thread-safe: one writer thread; reusable for any number of events. It reads the record (header fields)
  * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
  * only. Each event is encoded as UTF-8 straight into one reused byte buffer (numbers, GUIDs and timestamps as
- * digits, no intermediate {@code String}s for them), which goes to the output in chunks of
+ * digits, no intermediate {@code String}s for them; names, labels and the part of a line that depends only on the
+ * event's kind, from provider to keyword, encoded once and copied; texts read in place escaped per run of bytes),
+ * which goes to the output in chunks of
  * {@value #CHUNK} bytes or more, and at {@link #flush()}. Given a {@link Writer}, the bytes are decoded back to
  * characters, each event at once (a console such as {@code etw live}'s) or in the same chunks. Nothing is closed.
  *
@@ -107,6 +109,8 @@ public final class EventFormatter implements Flushable {
     private static final byte[] J_NOTES = ascii(",\"notes\":");
     private static final byte[] J_FLAG_NAMES = ascii("{\"names\":");
     private static final byte[] J_FLAG_VALUE = ascii(",\"value\":");
+    private static final byte[] T_TRUE = ascii("True");
+    private static final byte[] T_FALSE = ascii("False");
     private static final byte[] J_TRUE = ascii("true");
     private static final byte[] J_FALSE = ascii("false");
     private static final byte[] J_COMMA = ascii(",");
@@ -130,8 +134,24 @@ public final class EventFormatter implements Flushable {
     private final EventView decodedEvents = EventView.forDecodedEvents();
     /** Pre-encoded names and values, per schema string or process record (identity). */
     private final EncodedCache<String> texts = EncodedCache.texts();
+    /** Labels by the text rule (line breaks escaped). */
+    private final EncodedCache<String> lineTexts = new EncodedCache<>(EventFormatter::escapedLine);
     private final EncodedCache<String> jsonStrings = EncodedCache.jsonStrings();
     private final EncodedCache<String> jsonNames = EncodedCache.jsonNames();
+    /** {@code {"names":[...],"value":} of a flag set's label, as {@link #fieldsJson(EventView)} writes it. */
+    private final EncodedCache<String> jsonFlagNames = new EncodedCache<>((b, label) -> {
+        b.bytes(J_FLAG_NAMES);
+        new JsonWriter(b).stringArray(List.of(label.split("\\|")));
+        b.bytes(J_FLAG_VALUE);
+    });
+    /** A text as a CSV cell (quoted when it must be). */
+    private final EncodedCache<String> csvCells = new EncodedCache<>((b, s) -> {
+        b.append(s);
+        csvQuote(b, 0, false);
+    });
+    /** The parts of the lines that depend on the event's kind only. */
+    private final HeaderCache jsonHeaders = new HeaderCache(this::jsonHeader);
+    private final HeaderCache csvHeaders = new HeaderCache(this::csvHeader);
     private final EncodedCache<ProcessInfo> processJson =
             new EncodedCache<>((b, p) -> DecodedEventJson.process(new JsonWriter(b), p));
     /** CSV cells are quoted by copying them here first. */
@@ -321,10 +341,7 @@ public final class EventFormatter implements Flushable {
      * gives the predefined opcodes 0-9 and 240 (as TraceEvent shows them), else the number.
      */
     private void opcodeName(RawEventRecord r, EventView e) {
-        String name = e.opcodeName();
-        if (name == null || name.isEmpty()) {
-            name = predefinedOpcode(r.opcode());
-        }
+        String name = opcodeName(r.opcode(), e);
         if (name == null) {
             buf.decimal(r.opcode());
         } else {
@@ -332,17 +349,10 @@ public final class EventFormatter implements Flushable {
         }
     }
 
-    /** {@link #opcodeName} as a JSON string. */
-    private void jsonOpcodeName(RawEventRecord r, EventView e) {
+    /** {@link #opcodeName(RawEventRecord, EventView)}'s name, or {@code null} when it is the number. */
+    private static String opcodeName(int opcode, EventView e) {
         String name = e.opcodeName();
-        if (name == null || name.isEmpty()) {
-            name = predefinedOpcode(r.opcode());
-        }
-        if (name == null) {
-            buf.ascii('"').decimal(r.opcode()).ascii('"');
-        } else {
-            buf.bytes(jsonStrings.get(name));
-        }
+        return name == null || name.isEmpty() ? predefinedOpcode(opcode) : name;
     }
 
     /** winmeta.xml's predefined opcodes with TraceEvent's display names, or {@code null}. */
@@ -415,7 +425,7 @@ public final class EventFormatter implements Flushable {
     private void fieldsText(EventView e) {
         for (int i = 0, n = e.fieldCount(); i < n; i++) {
             buf.ascii(' ').bytes(texts.get(e.fieldName(i))).ascii('=');
-            if (!integerText(e, i) && !e.writeUtf8(i, buf, false)) {
+            if (!integerText(e, i) && !inPlaceText(e, i) && !e.writeUtf8(i, buf, false)) {
                 scratch.setLength(0);
                 e.appendText(i, scratch);
                 escapedLine(scratch);
@@ -443,14 +453,7 @@ public final class EventFormatter implements Flushable {
             if (e.isArray(i) || !e.isInteger(i) || e.label(i) != null) {
                 return false;
             }
-            long v = e.getLong(i);
-            if (isHex(in, out)) {
-                buf.ascii('0').ascii('x').hex(isInt(in) ? v & 0xFFFF_FFFFL : v);
-            } else if (in.isUnsigned()) {
-                buf.unsignedDecimal(v);
-            } else {
-                buf.decimal(v);
-            }
+            textInteger(in, out, e.getLong(i));
             return true;
         }
         EventField f = e.field(i);
@@ -473,6 +476,54 @@ public final class EventFormatter implements Flushable {
         return true;
     }
 
+    /** A plain integer of types {@code in}/{@code out} by the text rule (not a boolean). */
+    private void textInteger(InType in, OutType out, long v) {
+        if (isHex(in, out)) {
+            buf.ascii('0').ascii('x').hex(isInt(in) ? v & 0xFFFF_FFFFL : v);
+        } else if (in.isUnsigned()) {
+            buf.unsignedDecimal(v);
+        } else {
+            buf.decimal(v);
+        }
+    }
+
+    /**
+     * Writes in-place field {@code i} by the text rule when it has a label (what the view's {@code appendText}
+     * gives then: a value map's name or a bit map's names, encoded once per label) or is an array of integers
+     * ({@code [v,v,...]}, each as its scalar, booleans {@code True}/{@code False}); {@code false}, nothing
+     * written, otherwise.
+     */
+    private boolean inPlaceText(EventView e, int i) {
+        if (!e.isInPlace()) {
+            return false;
+        }
+        String label = e.label(i);
+        if (label != null) {
+            buf.bytes(lineTexts.get(label));
+            return true;
+        }
+        if (!e.isIntegerArray(i)) {
+            return false;
+        }
+        InType in = e.inType(i);
+        OutType out = e.outType(i);
+        boolean bool = in == InType.BOOLEAN || out == OutType.BOOLEAN;
+        buf.ascii('[');
+        for (int j = 0, n = e.elementCount(i); j < n; j++) {
+            if (j > 0) {
+                buf.ascii(',');
+            }
+            long v = e.getLong(i, j);
+            if (bool) {
+                buf.bytes(v != 0 ? T_TRUE : T_FALSE);
+            } else {
+                textInteger(in, out, v);
+            }
+        }
+        buf.ascii(']');
+        return true;
+    }
+
     /** {@code FieldText.isHex}: hexadecimal out types, pointers and the HEXINT in types. */
     private static boolean isHex(InType in, OutType out) {
         return out.isHex() || in == InType.POINTER || in == InType.HEXINT32 || in == InType.HEXINT64;
@@ -488,6 +539,10 @@ public final class EventFormatter implements Flushable {
 
     /** {@code s} with line feeds and carriage returns as {@code \n} and {@code \r}: an event stays on one line. */
     private void escapedLine(CharSequence s) {
+        escapedLine(buf, s);
+    }
+
+    private static void escapedLine(Utf8Buffer buf, CharSequence s) {
         int n = s.length();
         int from = 0;
         for (int i = 0; i < n; i++) {
@@ -505,20 +560,7 @@ public final class EventFormatter implements Flushable {
     private void json(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
         buf.bytes(J_TIMESTAMP);
         timestamps.write(buf, time);
-        buf.bytes(J_PROVIDER).guid(e.providerId().mostSignificantBits(),
-                        e.providerId().leastSignificantBits())
-                .bytes(J_NAME).bytes(jsonStrings.get(e.providerName()));
-        buf.bytes(J_EVENT).decimal(r.id())
-                .bytes(J_VERSION).decimal(r.version())
-                .bytes(J_OPCODE).decimal(r.opcode())
-                .bytes(J_OPCODE_NAME);
-        jsonOpcodeName(r, e);
-        buf
-                .bytes(J_LEVEL).decimal(r.level())
-                .bytes(J_TASK).decimal(r.task())
-                .bytes(J_KEYWORD).hex(r.keyword())
-                .bytes(J_NAME).bytes(jsonStrings.get(e.eventName()))
-                .bytes(J_PID).decimal(r.processId());
+        buf.bytes(jsonHeaders.get(r, e)).bytes(J_PID).decimal(r.processId());
         if (p != null) {
             buf.bytes(J_PROCESS);
             buf.bytes(processJson.get(p));
@@ -553,6 +595,29 @@ public final class EventFormatter implements Flushable {
     }
 
     /**
+     * The JSON Lines form from the provider to the event object's end (without its closing brace), which depends
+     * on the event's kind only: written into {@code out} once per kind ({@link #jsonHeaders}).
+     */
+    private void jsonHeader(Utf8Buffer out, RawEventRecord r, EventView e) {
+        out.bytes(J_PROVIDER).guid(e.providerId().mostSignificantBits(), e.providerId().leastSignificantBits())
+                .bytes(J_NAME).jsonString(e.providerName());
+        out.bytes(J_EVENT).decimal(r.id())
+                .bytes(J_VERSION).decimal(r.version())
+                .bytes(J_OPCODE).decimal(r.opcode())
+                .bytes(J_OPCODE_NAME);
+        String name = opcodeName(r.opcode(), e);
+        if (name == null) {
+            out.ascii('"').decimal(r.opcode()).ascii('"');
+        } else {
+            out.jsonString(name);
+        }
+        out.bytes(J_LEVEL).decimal(r.level())
+                .bytes(J_TASK).decimal(r.task())
+                .bytes(J_KEYWORD).hex(r.keyword())
+                .bytes(J_NAME).jsonString(e.eventName());
+    }
+
+    /**
      * The fields as one object by {@link DecodedEventJson#fieldsObject}'s rules; for an event read in place,
      * written here with the names pre-encoded and integers, booleans and labels straight as bytes (the same bytes:
      * {@code EventFormatterTest}, {@code DumpGoldenTest}).
@@ -576,16 +641,15 @@ public final class EventFormatter implements Flushable {
             } else {
                 buf.bytes(jsonNames.get(name));
             }
-            if (e.labelKind(i) == EventField.LabelKind.FLAGS) {
-                buf.bytes(J_FLAG_NAMES);
-                json.reset().stringArray(e.flagNames(i));
-                buf.bytes(J_FLAG_VALUE);
+            String label = e.label(i);
+            if (label == null) {
+                jsonValue(e, i);
+            } else if (e.labelKind(i) == EventField.LabelKind.FLAGS) {
+                buf.bytes(jsonFlagNames.get(label)); // the view's flag names are its label's, split at '|'
                 jsonValue(e, i);
                 buf.ascii('}');
-            } else if (e.label(i) != null) {
-                buf.bytes(jsonStrings.get(e.label(i)));
             } else {
-                jsonValue(e, i);
+                buf.bytes(jsonStrings.get(label));
             }
         }
         buf.ascii('}');
@@ -599,7 +663,8 @@ public final class EventFormatter implements Flushable {
         int n = 1;
         for (int j = 0; j < index; j++) {
             String other = view.fieldName(j);
-            if (other == name || other.equals(name)) {
+            // the names' hashes are kept in the (schema's) strings: most pairs differ there, without equals
+            if (other == name || other.hashCode() == name.hashCode() && other.equals(name)) {
                 n++;
             }
         }
@@ -614,20 +679,35 @@ public final class EventFormatter implements Flushable {
         InType in = e.inType(i);
         OutType out = e.outType(i);
         if (!e.isArray(i) && e.isInteger(i)) {
-            long v = e.getLong(i);
-            if (in == InType.BOOLEAN || out == OutType.BOOLEAN) {
-                buf.bytes(v != 0 ? J_TRUE : J_FALSE);
-            } else if (isHex(in, out)) {
-                buf.ascii('"').ascii('0').ascii('x').hex(isInt(in) ? v & 0xFFFF_FFFFL : v).ascii('"');
-            } else if (in.isUnsigned()) {
-                buf.unsignedDecimal(v);
-            } else {
-                buf.decimal(v);
+            jsonInteger(in, out, e.getLong(i));
+            return;
+        }
+        if (e.isIntegerArray(i)) { // as DecodedEventJson writes a list: [v,v,...], each by the scalar rule
+            buf.ascii('[');
+            for (int j = 0, n = e.elementCount(i); j < n; j++) {
+                if (j > 0) {
+                    buf.ascii(',');
+                }
+                jsonInteger(in, out, e.getLong(i, j));
             }
+            buf.ascii(']');
             return;
         }
         if (!e.writeUtf8(i, buf, true)) {
             DecodedEventJson.writeValue(json.reset(), e, i, structs);
+        }
+    }
+
+    /** An integer (or boolean) value of types {@code in}/{@code out} by {@link DecodedEventJson#writeValue}'s rule. */
+    private void jsonInteger(InType in, OutType out, long v) {
+        if (in == InType.BOOLEAN || out == OutType.BOOLEAN) {
+            buf.bytes(v != 0 ? J_TRUE : J_FALSE);
+        } else if (isHex(in, out)) {
+            buf.ascii('"').ascii('0').ascii('x').hex(isInt(in) ? v & 0xFFFF_FFFFL : v).ascii('"');
+        } else if (in.isUnsigned()) {
+            buf.unsignedDecimal(v);
+        } else {
+            buf.decimal(v);
         }
     }
 
@@ -655,15 +735,7 @@ public final class EventFormatter implements Flushable {
 
     private void csv(RawEventRecord r, EventView e, ProcessInfo p, Instant time) {
         timestamps.write(buf, time).ascii(',');
-        buf.guid(e.providerId().mostSignificantBits(), e.providerId().leastSignificantBits()).ascii(',');
-        csvCell(e.providerName()).ascii(',');
-        csvCell(e.eventName()).ascii(',');
-        buf.decimal(r.id()).ascii(',').decimal(r.version()).ascii(',').decimal(r.opcode()).ascii(',');
-        int mark = buf.size();
-        opcodeName(r, e);
-        csvQuote(mark, false);
-        buf.ascii(',').decimal(r.level()).ascii(',').decimal(r.task()).ascii(',')
-                .ascii('0').ascii('x').hex(r.keyword()).ascii(',')
+        buf.bytes(csvHeaders.get(r, e))
                 .decimal(r.processId()).ascii(',').decimal(r.threadId()).ascii(',').decimal(r.processorIndex())
                 .ascii(',');
         if (r.activityIdMsb() != 0 || r.activityIdLsb() != 0) {
@@ -675,26 +747,51 @@ public final class EventFormatter implements Flushable {
             guid(buf, related);
         }
         buf.ascii(',');
-        csvCell(p == null ? "" : p.name()).ascii(',');
-        csvCell(p == null || p.imagePath() == null ? "" : p.imagePath()).ascii(',');
+        if (p != null) {
+            buf.bytes(csvCells.get(p.name()));
+        }
+        buf.ascii(',');
+        if (p != null && p.imagePath() != null) {
+            buf.bytes(csvCells.get(p.imagePath()));
+        }
+        buf.ascii(',');
         // The text form's field list ("Name=value; ..."), without the provider/event prefix, trimmed.
-        mark = buf.size();
+        int mark = buf.size();
         fieldsText(e);
-        csvQuote(mark, true);
+        csvQuote(buf, mark, true);
     }
 
-    private Utf8Buffer csvCell(String s) {
-        int mark = buf.size();
-        buf.append(s);
-        csvQuote(mark, false);
-        return buf;
+    /**
+     * The CSV form from {@code provider_id} to {@code keyword} with the comma after it, which depends on the
+     * event's kind only: written into {@code out} once per kind ({@link #csvHeaders}).
+     */
+    private void csvHeader(Utf8Buffer out, RawEventRecord r, EventView e) {
+        out.guid(e.providerId().mostSignificantBits(), e.providerId().leastSignificantBits()).ascii(',');
+        csvCell(out, e.providerName()).ascii(',');
+        csvCell(out, e.eventName()).ascii(',');
+        out.decimal(r.id()).ascii(',').decimal(r.version()).ascii(',').decimal(r.opcode()).ascii(',');
+        String name = opcodeName(r.opcode(), e);
+        if (name == null) {
+            out.decimal(r.opcode());
+        } else {
+            csvCell(out, name);
+        }
+        out.ascii(',').decimal(r.level()).ascii(',').decimal(r.task()).ascii(',')
+                .ascii('0').ascii('x').hex(r.keyword()).ascii(',');
+    }
+
+    private Utf8Buffer csvCell(Utf8Buffer out, String s) {
+        int mark = out.size();
+        out.append(s);
+        csvQuote(out, mark, false);
+        return out;
     }
 
     /**
      * Makes the bytes from {@code mark} on one RFC 4180 cell: trimmed of characters up to the space first when
      * asked, then quoted (quotes doubled) when they hold a comma, quote or line break.
      */
-    private void csvQuote(int mark, boolean trim) {
+    private void csvQuote(Utf8Buffer buf, int mark, boolean trim) {
         byte[] b = buf.array();
         int from = mark;
         int to = buf.size();

@@ -51,11 +51,12 @@ final class IsoTimestamps {
         if (nano != 0) {
             out.ascii('.');
             // as ISO_INSTANT: milliseconds, microseconds or nanoseconds, whichever shows every non-zero digit
-            int digits = nano % 1_000_000 == 0 ? 3 : nano % 1_000 == 0 ? 6 : 9;
-            int div = 100_000_000;
-            for (int i = 0; i < digits; i++) {
-                out.ascii((char) ('0' + nano / div % 10));
-                div /= 10;
+            if (nano % 1_000_000 == 0) {
+                out.fixedDecimal(nano / 1_000_000, 3);
+            } else if (nano % 1_000 == 0) {
+                out.fixedDecimal(nano / 1_000, 6);
+            } else {
+                out.fixedDecimal(nano, 9);
             }
         }
         return out.ascii('Z');

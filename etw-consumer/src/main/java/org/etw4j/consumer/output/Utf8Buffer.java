@@ -255,6 +255,61 @@ public final class Utf8Buffer implements Appendable {
         return c == '\n' ? ascii('\\').ascii('n') : c == '\r' ? ascii('\\').ascii('r') : append(c);
     }
 
+    /**
+     * The 7-bit text {@code src[from..to)} (the caller has checked that no byte is 0x80 or above) as
+     * {@link #jsonChar} writes each character when {@code json}, else as {@link #lineChar} does; decided per run:
+     * the bytes between two that need an escape are copied at once.
+     */
+    public Utf8Buffer asciiText(byte[] src, int from, int to, boolean json) {
+        ensure(to - from);
+        int run = from;
+        for (int p = from; p < to; p++) {
+            byte b = src[p];
+            if (json ? b < 0x20 || b == '"' || b == '\\' : b == '\n' || b == '\r') {
+                bytes(src, run, p);
+                if (json) {
+                    jsonChar((char) b);
+                } else {
+                    lineChar((char) b);
+                }
+                run = p + 1;
+            }
+        }
+        return bytes(src, run, to);
+    }
+
+    /**
+     * The UTF-16LE text {@code src[from..to)}, ending at its first NUL character when {@code cut}, as
+     * {@link #jsonChar} writes each character when {@code json}, else as {@link #lineChar} does; ASCII that needs
+     * no escape is narrowed straight into the buffer. Stops and answers {@code false} at a surrogate (the buffer
+     * then holds part of the text: the caller cuts it back and writes the text another way).
+     */
+    public boolean utf16Text(byte[] src, int from, int to, boolean cut, boolean json) {
+        ensure((to - from) >> 1);
+        for (int p = from; p < to; p += 2) {
+            char c = (char) ((src[p] & 0xFF) | (src[p + 1] & 0xFF) << 8);
+            if (c >= 0x20 && c < 0x80 && (!json || c != '"' && c != '\\')) {
+                if (size == buf.length) {
+                    ensure(1);
+                }
+                buf[size++] = (byte) c;
+                continue;
+            }
+            if (c == 0 && cut) {
+                break;
+            }
+            if (Character.isSurrogate(c)) {
+                return false;
+            }
+            if (json) {
+                jsonChar(c);
+            } else {
+                lineChar(c);
+            }
+        }
+        return true;
+    }
+
     /** {@code Long.toString(v)}. */
     public Utf8Buffer decimal(long v) {
         if (v < 0) {
@@ -306,6 +361,19 @@ public final class Utf8Buffer implements Appendable {
             i /= 10;
         }
         buf[--at] = (byte) ('0' + i);
+        size = end;
+        return this;
+    }
+
+    /** The low {@code width} decimal digits of {@code v} (0 or more), leading zeros kept: a fraction's digits. */
+    public Utf8Buffer fixedDecimal(int v, int width) {
+        ensure(width);
+        int end = size + width;
+        for (int at = end; at > size; ) {
+            int q = v / 10;
+            buf[--at] = (byte) ('0' + (v - q * 10));
+            v = q;
+        }
         size = end;
         return this;
     }

@@ -45,6 +45,76 @@ class Utf8BufferTest {
         }
     }
 
+    /**
+     * The run-based writers of in-place texts ({@code asciiText}, {@code utf16Text}) give what
+     * {@code jsonChar}/{@code lineChar} give one character at a time, and stop at a surrogate.
+     */
+    @Test
+    void textRunsAreTheCharacterWritersBytes() {
+        SplittableRandom random = new SplittableRandom(23);
+        Utf8Buffer runs = new Utf8Buffer(16);
+        Utf8Buffer chars = new Utf8Buffer(16);
+        for (int round = 0; round < 20_000; round++) {
+            char[] cs = new char[random.nextInt(40)];
+            for (int i = 0; i < cs.length; i++) {
+                cs[i] = random.nextInt(3) == 0 ? ALPHABET[random.nextInt(ALPHABET.length)]
+                        : (char) random.nextInt(0x20, 0x80);
+            }
+            boolean json = random.nextBoolean();
+            boolean cut = random.nextBoolean();
+            byte[] utf16 = new byte[2 * cs.length]; // by hand: the charset would replace unpaired surrogates
+            for (int i = 0; i < cs.length; i++) {
+                utf16[2 * i] = (byte) cs[i];
+                utf16[2 * i + 1] = (byte) (cs[i] >> 8);
+            }
+            chars.clear();
+            boolean surrogate = false;
+            for (char c : cs) {
+                if (c == 0 && cut) {
+                    break;
+                }
+                if (Character.isSurrogate(c)) {
+                    surrogate = true;
+                    break;
+                }
+                if (json) {
+                    chars.jsonChar(c);
+                } else {
+                    chars.lineChar(c);
+                }
+            }
+            String what = (json ? "json " : "line ") + (cut ? "cut " : "") + escape(new String(cs));
+            assertEquals(!surrogate, runs.clear().utf16Text(utf16, 0, utf16.length, cut, json), what);
+            if (!surrogate) {
+                assertArrayEquals(bytes(chars), bytes(runs), what);
+            }
+            byte[] ascii = new byte[cs.length];
+            for (int i = 0; i < cs.length; i++) {
+                ascii[i] = (byte) (cs[i] & 0x7F);
+            }
+            chars.clear();
+            for (byte b : ascii) {
+                if (json) {
+                    chars.jsonChar((char) b);
+                } else {
+                    chars.lineChar((char) b);
+                }
+            }
+            assertArrayEquals(bytes(chars), bytes(runs.clear().asciiText(ascii, 0, ascii.length, json)), what);
+        }
+    }
+
+    @Test
+    void fixedWidthDecimals() {
+        Utf8Buffer buf = new Utf8Buffer(4);
+        for (int v : new int[] {0, 1, 7, 10, 99, 100, 999, 123_456, 999_999, 100_000_000, 999_999_999}) {
+            for (int width : new int[] {3, 6, 9}) {
+                String all = String.format("%09d", v);
+                assertEquals(all.substring(9 - width), buf.clear().fixedDecimal(v, width).toString(), v + "/" + width);
+            }
+        }
+    }
+
     @Test
     void numbersGuidsAndHex() {
         SplittableRandom random = new SplittableRandom(5);
