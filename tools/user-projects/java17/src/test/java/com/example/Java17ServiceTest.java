@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.etw4j.Level;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
@@ -29,7 +30,10 @@ class Java17ServiceTest {
         TraceLoggingEvent ready = TraceLoggingEvent.builder("Ready").level(Level.INFORMATIONAL).int32Field("port").build();
         try (TraceSession session = TraceSession.start(SessionConfig.realTime("java17-user").build());
              EtwProvider provider = EtwProvider.register("Example-Java17Service")) {
-            session.enable("Example-Java17Service", EnableParameters.of(Level.VERBOSE));
+            // Enable callbacks run on a notification thread, as on Windows (issue 21, item 8): a service that
+            // asserts "enabled" right after enabling asks EnableTraceEx2 to wait for the callbacks.
+            session.enable("Example-Java17Service",
+                    EnableParameters.of(Level.VERBOSE).withCallbackWait(Duration.ofSeconds(10)));
             assertTrue(provider.isEnabled(ready.descriptor()));
             assertEquals(0, provider.event(ready).int32(8080).write());
         }
