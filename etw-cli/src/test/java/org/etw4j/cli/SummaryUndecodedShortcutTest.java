@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.UndecodedEvents;
+import org.etw4j.consumer.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;

@@ -1,4 +1,4 @@
-package org.etw4j.consumer.decode;
+package org.etw4j.consumer;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
 import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.output.JsonWriter;
 
 /**
