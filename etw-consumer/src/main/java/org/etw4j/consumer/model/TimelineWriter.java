@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.KernelSchemas;
-import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.output.EventFormatter;
@@ -335,7 +335,7 @@ final class TimelineWriter {
         p.events++;
         p.threads.computeIfAbsent(tid, k -> new long[1])[0]++;
         if (p.names.size() < MAX_NAMES_PER_PID && pid != -1) {
-            ProcessTable.Lifetime life = model.process(pid, time);
+            ProcessLifetime life = model.process(pid, time);
             if (life != null && !life.process().name().isEmpty()) {
                 p.names.add(life.process().name());
             }

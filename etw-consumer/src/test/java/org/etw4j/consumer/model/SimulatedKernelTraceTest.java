@@ -14,15 +14,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.etw4j.EtwException;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.output.EventFormatter;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ProcessTable;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.controller.ClassicEventId;
 import org.etw4j.controller.KernelFlag;
 import org.etw4j.controller.KernelTracing;
@@ -99,7 +99,7 @@ class SimulatedKernelTraceTest {
         assertEquals(20_000, p.intervalHundredNs(), "the interval of CollectionStart");
         assertTrue(p.countsByProcessId().getOrDefault(pid, 0L) > 0, "samples of this JVM: " + p.countsByProcessId());
 
-        ProcessTable.Lifetime me = m.process(pid, 0);
+        ProcessLifetime me = m.process(pid, 0);
         assertNotNull(me, "the process rundown names this JVM");
         assertEquals("java.exe", me.process().imageFileName());
 
