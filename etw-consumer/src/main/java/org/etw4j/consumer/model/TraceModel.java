@@ -174,7 +174,7 @@ public final class TraceModel {
     // ------------------------------------------------------------------------------------------ queries
 
     /** The trace's context: volume mapping, process table (as {@code etw dump} presents events with it). */
-    public TraceContext context() {
+    TraceContext context() {
         return context;
     }
 

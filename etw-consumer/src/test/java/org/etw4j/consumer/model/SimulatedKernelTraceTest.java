@@ -22,7 +22,7 @@ import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
-import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.controller.ClassicEventId;
 import org.etw4j.controller.KernelFlag;
 import org.etw4j.controller.KernelTracing;
@@ -140,12 +140,12 @@ class SimulatedKernelTraceTest {
                 }
                 DecodedEvent e = decoder.decode(adapter.of(c.record()));
                 if (e.source() != SchemaSource.KERNEL_MOF) {
-                    problems.add("not a kernel MOF event: " + EventFormatter.text(e));
+                    problems.add("not a kernel MOF event: " + EventFormatterAccess.text(e));
                     continue;
                 }
                 seen.merge(e.fullName() + " v" + e.version(), 1, Integer::sum);
                 if (e.hasFieldErrors() || e.undecodedLength() > 0 || !e.notes().isEmpty()) {
-                    problems.add(EventFormatter.text(e));
+                    problems.add(EventFormatterAccess.text(e));
                 }
             }
             assertEquals(0, f.warningCount(), "reader warnings");
