@@ -10,8 +10,9 @@
  * types (EventField, StructValue, InType, OutType, SchemaSource, ProcessInfo, ProcessLifetime, UndecodedEvents) live
  * beside it. {@code org.etw4j.consumer.decode} is still exported, though no etw4j module's main code other than the
  * benchmarks names it any more (the CLI reads manifests and provider filters through ReadSettings, the timeline takes
- * ReadSettings): the benchmarks, the fuzz tests, native-bindings' Windows tests and one CLI test still name its
- * decoder and manifest registry, and UndecodedEvents.add takes its types (issue 19, item 7).
+ * ReadSettings), and no public signature of the other exported packages names its types (-Xlint:exports with it
+ * unexported): the benchmarks, the fuzz tests and native-bindings' Windows tests still name its decoder and manifest
+ * registry (issue 19, item 7).
  * Everything else is {@code org.etw4j.consumer.internal...}: not exported, not application API.
  */
 module org.etw4j.consumer {
