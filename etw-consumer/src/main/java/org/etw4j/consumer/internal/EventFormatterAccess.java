@@ -1,7 +1,6 @@
 package org.etw4j.consumer.internal;
 
 import java.time.Instant;
-import java.util.Objects;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.ProcessInfo;
 import org.etw4j.consumer.decode.DecodedEvent;
@@ -32,7 +31,7 @@ public final class EventFormatterAccess {
         String json(DecodedEvent e);
     }
 
-    private static volatile Bridge bridge;
+    private static final Bridged<Bridge> BRIDGE = new Bridged<>("EventFormatter");
 
     static {
         try { // EventFormatter installs the bridge when it initializes; a static call here may come first
@@ -51,37 +50,32 @@ public final class EventFormatterAccess {
      * @throws IllegalStateException when a bridge is installed already
      */
     public static void install(Bridge b) {
-        synchronized (EventFormatterAccess.class) {
-            if (bridge != null) {
-                throw new IllegalStateException("the EventFormatter bridge is installed already");
-            }
-            bridge = Objects.requireNonNull(b, "bridge");
-        }
+        BRIDGE.install(b);
     }
 
     /** Writes one event: {@code r} for the header fields, {@code e} its decoded form (valid during the call). */
     public static void write(EventFormatter f, RawEventRecord r, EventView e, Instant time) {
-        bridge.write(f, r, e, time);
+        BRIDGE.get().write(f, r, e, time);
     }
 
     /** Writes one event: {@code r} for the header fields, {@code e} its decoded value. */
     public static void write(EventFormatter f, RawEventRecord r, DecodedEvent e, Instant time) {
-        bridge.write(f, r, e, time);
+        BRIDGE.get().write(f, r, e, time);
     }
 
     /** One event as one line of {@code format}, as {@code EventRecord.toString()/toJson()} give it. */
     public static String line(EventFormat format, RawEventRecord r, DecodedEvent e, ProcessInfo process,
                               Instant time) {
-        return bridge.line(format, r, e, process, time);
+        return BRIDGE.get().line(format, r, e, process, time);
     }
 
     /** The decoded event's text form from the provider on, {@code Provider/Event Name=value; ...}. */
     public static String text(DecodedEvent e) {
-        return bridge.text(e);
+        return BRIDGE.get().text(e);
     }
 
     /** The decoded event as one typed JSON object (Spark's {@code fields_json} form). */
     public static String json(DecodedEvent e) {
-        return bridge.json(e);
+        return BRIDGE.get().json(e);
     }
 }

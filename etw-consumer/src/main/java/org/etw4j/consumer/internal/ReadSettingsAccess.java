@@ -1,6 +1,5 @@
 package org.etw4j.consumer.internal;
 
-import java.util.Objects;
 import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.decode.EventDecoder;
@@ -18,7 +17,7 @@ public final class ReadSettingsAccess {
         EventDecoder decoder(ReadSettings settings) throws ReadSetupException;
     }
 
-    private static volatile Bridge bridge;
+    private static final Bridged<Bridge> BRIDGE = new Bridged<>("ReadSettings");
 
     private ReadSettingsAccess() {
     }
@@ -29,12 +28,7 @@ public final class ReadSettingsAccess {
      * @throws IllegalStateException when a bridge is installed already
      */
     public static void install(Bridge b) {
-        synchronized (ReadSettingsAccess.class) {
-            if (bridge != null) {
-                throw new IllegalStateException("the ReadSettings bridge is installed already");
-            }
-            bridge = Objects.requireNonNull(b, "bridge");
-        }
+        BRIDGE.install(b);
     }
 
     /**
@@ -43,6 +37,6 @@ public final class ReadSettingsAccess {
      * @throws ReadSetupException naming the manifest that cannot be read or parsed
      */
     public static EventDecoder decoder(ReadSettings settings) throws ReadSetupException {
-        return bridge.decoder(settings);
+        return BRIDGE.get().decoder(settings);
     }
 }
