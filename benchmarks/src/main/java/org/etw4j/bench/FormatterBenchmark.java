@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -67,7 +68,7 @@ public class FormatterBenchmark {
     @Benchmark
     public void format() {
         EtlRecordEvent r = loop.next();
-        formatter.write(r, view.decode(r), loop.view().timestampInstant());
+        EventFormatterAccess.write(formatter, r, view.decode(r), loop.view().timestampInstant());
     }
 
     /** The peer: the same decode and timestamp, nothing written. */

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
+import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.StreamOptions;
-import org.etw4j.consumer.decode.ProviderManifest;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.EnableProperty;
 import org.etw4j.controller.EventFilter;
@@ -111,7 +111,7 @@ final class DemoCommand implements Callable<Integer> {
         SessionStatistics statsA;
         SessionStatistics statsB;
         EnableState enableState;
-        ProviderManifest manifest;
+        ReadSettings.ManifestProvider manifest;
         boolean captureAnswered;
         List<String> problems = new ArrayList<>();
 

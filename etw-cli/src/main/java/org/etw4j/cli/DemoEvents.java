@@ -7,9 +7,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventStream;
-import org.etw4j.consumer.decode.ManifestCache;
-import org.etw4j.consumer.decode.ProviderManifest;
-import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.ReadSettings;
 import org.etw4j.tracelogging.ProviderIds;
 import org.etw4j.tracelogging.TraceLoggingEvent;
 
@@ -75,20 +73,16 @@ final class DemoEvents {
         }
     }
 
-    /** The bundled manifest of the manifest-style events, parsed. */
-    static ProviderManifest loadManifest() throws IOException {
-        try (InputStream in = DemoEvents.class.getResourceAsStream(MANIFEST)) {
-            if (in == null) {
-                throw new IOException(MANIFEST + " is missing from the class path");
-            }
-            // Through the manifest cache: every dump registers it, and a cached load spares loading the XML parser.
-            List<ProviderManifest> ps = ManifestCache.shared().load(in.readAllBytes(), SchemaSource.MANIFEST);
-            ProviderManifest m = ps.get(0);
-            if (!m.guid().equals(PROVIDER_ID)) {
-                throw new IllegalStateException("etw4j-demo.man declares " + m.guid() + " but the name "
-                        + PROVIDER_NAME + " gives " + PROVIDER_ID);
-            }
-            return m;
+    /** The bundled manifest's provider, as the reader sees it (its GUID checked against the name's). */
+    static ReadSettings.ManifestProvider loadManifest() throws IOException {
+        // Through the reader's settings: the manifest cache, which every dump registering it fills, spares the XML parser.
+        List<ReadSettings.ManifestProvider> ps = ReadSettings.builder().manifest(manifestBytes()).build()
+                .manifestProviders();
+        ReadSettings.ManifestProvider m = ps.get(0);
+        if (!m.guid().equals(PROVIDER_ID)) {
+            throw new IllegalStateException("etw4j-demo.man declares " + m.guid() + " but the name "
+                    + PROVIDER_NAME + " gives " + PROVIDER_ID);
         }
+        return m;
     }
 }

@@ -30,7 +30,7 @@ final class DemoReport {
         out.println();
         out.println("Provider");
         out.println("  " + DemoEvents.PROVIDER_NAME + "  " + DemoEvents.PROVIDER_ID + "  (GUID derived from the name)");
-        out.println("  manifest etw4j-demo.man: " + run.manifest.size() + " events; TraceLogging events: "
+        out.println("  manifest etw4j-demo.man: " + run.manifest.events() + " events; TraceLogging events: "
                 + DemoEvents.TICK.name() + ", " + DemoEvents.SAMPLE.name() + ", " + DemoEvents.JOB.name());
         out.println();
         out.println("Sessions (real-time)");

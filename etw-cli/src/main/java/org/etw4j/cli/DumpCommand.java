@@ -9,9 +9,6 @@ import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.TraceFile;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import picocli.CommandLine.Command;
@@ -76,7 +73,6 @@ final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         InputFiles.check(files);
-        providerSelection(providers, "--provider"); // a blank name is a usage error before anything is read
         TraceWarnings warnings = new TraceWarnings();
         long limit = maxEvents == null ? Long.MAX_VALUE : maxEvents;
         if (threads < 0) {
@@ -85,8 +81,8 @@ final class DumpCommand implements Callable<Integer> {
         if (limit < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-events must be >= 0");
         }
-        ReadSettings.Builder settings = ReadSettings.builder().manifest(DemoEvents.manifestBytes()).providers(providers)
-                .warnings(warnings);
+        ReadSettings.Builder settings = providers(ReadSettings.builder(), providers, "--provider")
+                .manifest(DemoEvents.manifestBytes()).warnings(warnings);
         manifests.forEach(settings::manifest);
         EventFormatter output = formatter(spec.commandLine().getOut(), format);
         try (Progress progress = Progress.start(spec.commandLine().getErr(), "reading processes and volumes", 0);
@@ -128,10 +124,13 @@ final class DumpCommand implements Callable<Integer> {
         progress.update((long) (in.progress() * PROGRESS_SCALE), records + " records");
     }
 
-    /** A provider filter's selection; an empty or blank name is a usage error naming {@code option}. */
-    static ProviderSelection providerSelection(List<String> providers, String option) {
+    /**
+     * {@code settings} with the provider filter {@code providers}; an empty or blank name is a usage error naming
+     * {@code option} (said before anything is read).
+     */
+    static ReadSettings.Builder providers(ReadSettings.Builder settings, List<String> providers, String option) {
         try {
-            return new ProviderSelection(providers);
+            return settings.providers(providers);
         } catch (IllegalArgumentException e) {
             throw new UsageException(option + ": " + e.getMessage());
         }
@@ -156,22 +155,5 @@ final class DumpCommand implements Callable<Integer> {
     static EventFormatter formatter(java.io.PrintWriter out, EventFormat format) {
         java.io.OutputStream bytes = StdoutWriter.bytesOf(out);
         return bytes != null ? new EventFormatter(format, bytes) : new EventFormatter(format, out, false);
-    }
-
-    /**
-     * The decoder of the commands that read files: the etw4j-Demo manifest and {@code manifests} registered (a
-     * manifest that cannot be read ends the command).
-     */
-    static EventDecoder decoder(List<Path> manifests) throws IOException {
-        ManifestRegistry registry = new ManifestRegistry();
-        registry.register(DemoEvents.loadManifest());
-        for (Path m : manifests) {
-            try {
-                registry.register(m);
-            } catch (IOException e) {
-                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
-            }
-        }
-        return new EventDecoder(registry);
     }
 }

@@ -11,6 +11,8 @@ import org.etw4j.Guid;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.EventStream;
 import org.etw4j.consumer.LostEvents;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.StreamOptions;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
@@ -72,12 +74,12 @@ final class LiveCommand implements Callable<Integer> {
             }
             try { // provider names resolve against the given manifests too (issue 21, item 2)
                 java.util.Map<String, org.etw4j.Guid> named = new java.util.LinkedHashMap<>();
-                for (org.etw4j.consumer.decode.ProviderManifest pm : org.etw4j.consumer.decode.ManifestParser.parse(m)) {
+                for (ReadSettings.ManifestProvider pm : ReadSettings.builder().manifest(m).build().manifestProviders()) {
                     named.putIfAbsent(pm.name(), pm.guid());
                 }
                 common.addManifestProviders(named);
-            } catch (IOException e) {
-                throw new CliException("manifest " + m + ": " + EtwCommand.oneLine(e), e);
+            } catch (ReadSetupException e) {
+                throw new CliException(e.source() + ": " + EtwCommand.oneLine(e.getCause()), e);
             }
         }
         EtwBackend backend = common.controllingBackend();

@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.TraceFile;
-import org.etw4j.consumer.decode.UndecodedEvents;
+import org.etw4j.consumer.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlSummary;
 import org.etw4j.consumer.output.JsonWriter;

@@ -2,12 +2,14 @@ package org.etw4j.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlFormatException;
 import org.etw4j.consumer.model.Timeline;
@@ -83,8 +85,10 @@ final class TimelineCommand implements Callable<Integer> {
         if (toTicks < fromTicks) {
             throw new ParameterException(spec.commandLine(), "--to must not be before --from");
         }
-        DumpCommand.providerSelection(providers, "--providers"); // an empty name is a usage error
-        EventDecoder decoder = DumpCommand.decoder(manifests);
+        // An empty provider name is a usage error; the manifests are read when the write starts.
+        DumpCommand.providers(ReadSettings.builder(), providers, "--providers");
+        ReadSettings.Builder decoding = ReadSettings.builder().manifest(DemoEvents.manifestBytes());
+        manifests.forEach(decoding::manifest);
         PrintWriter err = spec.commandLine().getErr();
         TraceWarnings warnings = new TraceWarnings();
         List<EtlFile> open = new ArrayList<>();
@@ -102,7 +106,7 @@ final class TimelineCommand implements Callable<Integer> {
             try {
                 options = Timeline.Options.defaults().withProviders(providers).withSamples(!noSamples)
                         .withInstants(!noInstants).withRange(fromTicks, toTicks)
-                        .withDecoder(decoder)
+                        .withManifests(decoding.build())
                         .withProgress(progress.modelRead());
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -112,6 +116,11 @@ final class TimelineCommand implements Callable<Integer> {
             summary = Timeline.write(open, options, target.writer());
             target.writer().write('\n');
             target.commit();
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof ReadSetupException r) { // a --manifest that cannot be read ends the command
+                throw new CliException(r.source() + ": " + EtwCommand.oneLine(r.getCause()), r);
+            }
+            throw e;
         } catch (EtlFormatException e) {
             throw new CliException(EtwCommand.oneLine(e), e);
         } finally {

@@ -13,18 +13,19 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
+import org.etw4j.TimestampConverter;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.internal.EventFormatterAccess;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderView;
 import org.etw4j.format.PrimitiveReader;
-import org.etw4j.TimestampConverter;
-import org.etw4j.RawEventRecord;
 import org.etw4j.tracelogging.ProviderTraits;
 import org.etw4j.tracelogging.TraceLoggingDecodeException;
 import org.etw4j.tracelogging.TraceLoggingSchema;
@@ -695,7 +696,7 @@ public final class EventRecord {
      */
     @Override
     public String toString() {
-        return EventFormatter.line(EventFormat.TEXT, raw, decodedValue(), process(), exactTimestamp());
+        return EventFormatterAccess.line(EventFormat.TEXT, raw, decodedValue(), process(), exactTimestamp());
     }
 
     /**
@@ -708,7 +709,7 @@ public final class EventRecord {
      * left over or nothing decoded the payload, and {@code notes}.
      */
     public String toJson() {
-        return EventFormatter.line(EventFormat.JSONL, raw, decodedValue(), process(), exactTimestamp());
+        return EventFormatterAccess.line(EventFormat.JSONL, raw, decodedValue(), process(), exactTimestamp());
     }
 
     // ------------------------------------------------------------------------------------ helpers

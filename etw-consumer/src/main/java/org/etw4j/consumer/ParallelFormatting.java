@@ -17,6 +17,7 @@ import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ManifestRegistry;
 import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
@@ -257,7 +258,7 @@ final class ParallelFormatting {
                 if (presenter != null) {
                     presenter.present(r, view);
                 }
-                formatter.write(r, view, b.times.get(i));
+                EventFormatterAccess.write(formatter, r, view, b.times.get(i));
             }
             formatter.flush();
             byte[] bytes = chunk.take();

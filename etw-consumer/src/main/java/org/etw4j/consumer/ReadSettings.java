@@ -7,12 +7,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.etw4j.Guid;
 import org.etw4j.TimestampConverter;
+import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.ManifestCache;
+import org.etw4j.consumer.decode.ManifestParser;
 import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.decode.ProviderManifest;
+import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.etl.EtlBufferFilter;
 import org.etw4j.consumer.etl.EtlReadOptions;
 import org.etw4j.consumer.etl.EtlWarningListener;
+import org.etw4j.consumer.internal.ReadSettingsAccess;
 
 /**
  * How {@link TraceFile} and {@link EventStream#openFiles(ReadSettings, Path...)} read .etl files: the manifests to
@@ -28,6 +34,14 @@ import org.etw4j.consumer.etl.EtlWarningListener;
 public final class ReadSettings {
     /** Every provider, the whole trace, two passes, a reused event. */
     public static final ReadSettings DEFAULT = builder().build();
+
+    static {
+        ReadSettingsAccess.install(settings -> {
+            ManifestRegistry registry = new ManifestRegistry();
+            settings.registerManifests(registry);
+            return new EventDecoder(registry);
+        });
+    }
 
     /**
      * How events are attributed to the processes (and file names to the volumes) the trace's kernel events
@@ -155,10 +169,40 @@ public final class ReadSettings {
      * @throws ReadSetupException naming the manifest that cannot be read or parsed
      */
     void registerManifests(ManifestRegistry registry) throws ReadSetupException {
+        parseManifests().forEach(registry::register);
+    }
+
+    /**
+     * A provider that a manifest of these settings declares (what {@code etw live} resolves provider names against,
+     * and the demo's report counts).
+     *
+     * @param guid   the provider's GUID
+     * @param name   its name, as the manifest writes it
+     * @param events the events the manifest describes for it
+     */
+    public record ManifestProvider(Guid guid, String name, int events) {
+    }
+
+    /**
+     * The providers the manifests of these settings declare, in the order the manifests were given (reads them).
+     *
+     * @throws ReadSetupException naming the manifest that cannot be read or parsed
+     */
+    public List<ManifestProvider> manifestProviders() throws ReadSetupException {
+        List<ManifestProvider> out = new ArrayList<>();
+        for (ProviderManifest p : parseManifests()) {
+            out.add(new ManifestProvider(p.guid(), p.name(), p.size()));
+        }
+        return List.copyOf(out);
+    }
+
+    /** The providers of the manifests, in the order they were given; XML through the manifest cache. */
+    private List<ProviderManifest> parseManifests() throws ReadSetupException {
+        List<ProviderManifest> out = new ArrayList<>();
         for (Manifest m : manifests) {
             try {
                 if (m.file() != null) {
-                    registry.register(m.file());
+                    out.addAll(ManifestParser.parse(m.file()));
                     continue;
                 }
                 byte[] xml = m.xml();
@@ -170,11 +214,12 @@ public final class ReadSettings {
                         xml = in.readAllBytes();
                     }
                 }
-                registerXml(registry, xml);
+                out.addAll(ManifestCache.shared().load(xml, SchemaSource.MANIFEST));
             } catch (IOException | RuntimeException e) {
                 throw new ReadSetupException("manifest " + m.name(), e);
             }
         }
+        return out;
     }
 
     /** Registers the providers of the manifest {@code xml}, through the manifest cache (spares the XML parser). */
@@ -228,9 +273,16 @@ public final class ReadSettings {
             return this;
         }
 
-        /** Only events of these providers (GUIDs, optionally in braces, or names; repeatable). */
+        /**
+         * Only events of these providers (GUIDs, optionally in braces, or names; repeatable).
+         *
+         * @throws IllegalArgumentException when one is blank (said here, before a file is opened, so that a command
+         *                                  line can report it as a usage error)
+         */
         public Builder providers(List<String> namesOrGuids) {
-            namesOrGuids.forEach(p -> providers.add(Objects.requireNonNull(p, "provider")));
+            namesOrGuids.forEach(p -> Objects.requireNonNull(p, "provider"));
+            new ProviderSelection(namesOrGuids); // validates: a blank name selects nothing
+            providers.addAll(namesOrGuids);
             return this;
         }
 

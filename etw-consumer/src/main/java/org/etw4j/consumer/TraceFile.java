@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Objects;
 import org.etw4j.consumer.decode.EventView;
 import org.etw4j.consumer.decode.ProviderSelection;
-import org.etw4j.consumer.SchemaSource;
-import org.etw4j.consumer.decode.UndecodedEvents;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.internal.DecodedKinds;

@@ -23,7 +23,9 @@
  *   <li>no trace context, for readers of headers or schemas only ({@code ReadSettings.TraceContext.NONE}: an
  *       event is decoded only when a decoded getter is called, so a header-only read decodes nothing);</li>
  *   <li>the events no schema describes ({@code ReadSettings.Builder.tallyUndecoded}, then
- *       {@code TraceFile.undecoded()});</li>
+ *       {@code TraceFile.undecoded()}: an {@link org.etw4j.consumer.UndecodedEvents}, each kind with why);</li>
+ *   <li>the providers the settings' manifests declare ({@code ReadSettings.manifestProviders()}: name, GUID,
+ *       events), to resolve provider names before a session or a read starts;</li>
  *   <li>files the client opened itself ({@code TraceFile.over}), the raw record of each event
  *       ({@code TraceFile.record()}), and reading again from the start ({@code TraceFile.rewind()}).</li>
  * </ul>
@@ -35,15 +37,17 @@
  * {@code RecordedEvent}. Its header getters read the record in place; its fields
  * ({@link org.etw4j.consumer.EventField}, structs as {@link org.etw4j.consumer.StructValue}, manifest types as
  * {@link org.etw4j.consumer.InType}/{@link org.etw4j.consumer.OutType}), names, schema origin
- * ({@link org.etw4j.consumer.SchemaSource}) and process ({@link org.etw4j.consumer.ProcessInfo}) are the event as
- * {@code etw dump} shows it: decoded, then shown through the trace context (drive-letter paths, file names of file
+ * ({@link org.etw4j.consumer.SchemaSource}) and process ({@link org.etw4j.consumer.ProcessInfo}; a process instance
+ * with its start and stop, as the trace model lists them, is a {@link org.etw4j.consumer.ProcessLifetime}) are the
+ * event as {@code etw dump} shows it: decoded, then shown through the trace context (drive-letter paths, file names of file
  * keys, the attributed process), as TraceEvent and WPA present events. {@code toString()} and {@code toJson()} are
  * dump's text and JSON Lines lines.
  *
  * <p>Reuse: an {@link org.etw4j.consumer.EventRecord} is valid until the next event of its reader or stream (with
  * reuse on, the default, the same object is re-pointed at each event, as JFR's {@code setReuse(true)}); its
  * {@code copy()} is an independent, immutable, thread-safe value to keep, decoded when it is made. Value types
- * ({@code EventField}, {@code StructValue}, {@code ProcessInfo}) are immutable.
+ * ({@code EventField}, {@code StructValue}, {@code ProcessInfo}, {@code ProcessLifetime}) are immutable;
+ * {@code UndecodedEvents} is filled by its reader and read after it.
  *
  * <p>Close: {@code TraceFile.close()} and {@code EventStream.close()} are idempotent and release the mapped files or
  * the session consumer; events read from them are invalid afterwards, copies stay valid.

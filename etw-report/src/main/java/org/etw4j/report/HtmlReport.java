@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.etw4j.consumer.decode.ProcessTable;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.etl.EtlSummary;
-import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.model.CpuProfile;
 import org.etw4j.consumer.model.StackFrame;
+import org.etw4j.consumer.output.JsonWriter;
 
 /**
  * Writes a {@link TraceReport} as one self-contained HTML file: header facts, provider table, events-per-second
@@ -124,7 +124,7 @@ public final class HtmlReport {
         w.member("samplesWithStack", cpu.samplesWithStack());
         w.member("intervalHundredNs", cpu.intervalHundredNs());
         Map<String, long[]> byProcess = new LinkedHashMap<>();
-        Map<String, ProcessTable.Lifetime> lives = new LinkedHashMap<>();
+        Map<String, ProcessLifetime> lives = new LinkedHashMap<>();
         Map<String, Integer> frameIds = new LinkedHashMap<>();
         List<CpuProfile.StackCount> stacks = cpu.stacks();
         for (CpuProfile.StackCount sc : stacks) {
@@ -148,7 +148,7 @@ public final class HtmlReport {
                 restCount++;
                 continue;
             }
-            ProcessTable.Lifetime life = lives.get(p.getKey());
+            ProcessLifetime life = lives.get(p.getKey());
             w.beginObject();
             w.member("label", p.getKey());
             w.member("pid", p.getValue()[0]);

@@ -13,8 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.model.CpuProfile;
 import org.etw4j.consumer.model.Timeline;
 import org.etw4j.testing.SharedData;
@@ -185,13 +184,12 @@ class SpeedscopeBrowserTest {
     private static void timeline(String trace, Timeline.Options options, String screenshot, int shotHeight)
             throws Exception {
         browser(); // first: without speedscope and a browser nothing else is worth doing
-        ManifestRegistry registry = new ManifestRegistry();
-        registry.register(SharedData.resolve("manifests/ClrEtwAll.man"));
+        ReadSettings clr = ReadSettings.builder().manifest(SharedData.resolve("manifests/ClrEtwAll.man")).build();
         Path file = tmp.resolve(trace + ".timeline.json");
         Timeline.Summary summary;
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             summary = Timeline.write(SharedData.resolve("etl-corpus/" + trace),
-                    options.withDecoder(new EventDecoder(registry)), w);
+                    options.withManifests(clr), w);
         }
         assertTrue(summary.slices() > 0, "the trace has slices: " + summary);
 

@@ -2,6 +2,7 @@ package org.etw4j.consumer.decode;
 
 import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.ProcessInfo;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.SchemaSource;
 
 /**
@@ -176,31 +177,21 @@ public final class ProcessTable {
     }
 
     /**
-     * One process instance and when it ran.
-     *
-     * @param process what the trace says about it, as {@link #find} gives it
-     * @param start   FILETIME of its Start event, {@link Long#MIN_VALUE} when it began before the trace
-     * @param stop    FILETIME of its Stop (or Defunct) event, {@link Long#MAX_VALUE} when the trace saw no end
-     */
-    public record Lifetime(ProcessInfo process, long start, long stop) {
-    }
-
-    /**
      * Every process instance described so far, in the order the trace first described them; a reused process id
      * gives one entry per instance.
      */
-    public java.util.List<Lifetime> lifetimes() {
-        java.util.List<Lifetime> out = new java.util.ArrayList<>(instances.size());
+    public java.util.List<ProcessLifetime> lifetimes() {
+        java.util.List<ProcessLifetime> out = new java.util.ArrayList<>(instances.size());
         for (Instance p : instances) {
-            out.add(new Lifetime(info(p), p.start, p.stop));
+            out.add(new ProcessLifetime(info(p), p.start, p.stop));
         }
         return out;
     }
 
-    /** The instance of {@code pid} at {@code time} as a {@link Lifetime}, or {@code null} (rule of {@link #find}). */
-    public Lifetime lifetime(int pid, long time) {
+    /** The instance of {@code pid} at {@code time} as a {@link ProcessLifetime}, or {@code null} (rule of {@link #find}). */
+    public ProcessLifetime lifetime(int pid, long time) {
         Instance p = processes.at(pid, time);
-        return p == null ? null : new Lifetime(info(p), p.start, p.stop);
+        return p == null ? null : new ProcessLifetime(info(p), p.start, p.stop);
     }
 
     /** The process thread {@code tid} belonged to at {@code time}, or {@code -1} when no thread event named it. */

@@ -1,6 +1,5 @@
 package org.etw4j.consumer.internal;
 
-import java.util.Objects;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.decode.DecodedEvent;
@@ -24,7 +23,7 @@ public final class EventRecordAccess {
         DecodedEvent decoded(EventRecord e);
     }
 
-    private static volatile Bridge bridge;
+    private static final Bridged<Bridge> BRIDGE = new Bridged<>("EventRecord");
 
     private EventRecordAccess() {
     }
@@ -35,26 +34,21 @@ public final class EventRecordAccess {
      * @throws IllegalStateException when a bridge is installed already
      */
     public static void install(Bridge b) {
-        synchronized (EventRecordAccess.class) {
-            if (bridge != null) {
-                throw new IllegalStateException("the EventRecord bridge is installed already");
-            }
-            bridge = Objects.requireNonNull(b, "bridge");
-        }
+        BRIDGE.install(b);
     }
 
     /** The record as the backend SPI type ({@code EVENT_RECORD}): a view unless {@code e} is a copy. */
     public static RawEventRecord raw(EventRecord e) {
-        return bridge.raw(e);
+        return BRIDGE.get().raw(e);
     }
 
     /** {@code e} decoded into its stream's or reader's reused view, shown through the trace context. */
     public static EventView view(EventRecord e) {
-        return bridge.view(e);
+        return BRIDGE.get().view(e);
     }
 
     /** {@code e}'s decoded value (computed on first use, then kept). */
     public static DecodedEvent decoded(EventRecord e) {
-        return bridge.decoded(e);
+        return BRIDGE.get().decoded(e);
     }
 }

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.etw4j.consumer.decode.ProcessTable;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.output.JsonWriter;
 
 /**
@@ -29,7 +29,7 @@ public final class CpuProfile {
      * @param frames   the stack, root first (the sampled instruction last)
      * @param count    the number of samples
      */
-    public record StackCount(int processId, ProcessTable.Lifetime process, int threadId, List<StackFrame> frames, long count) {
+    public record StackCount(int processId, ProcessLifetime process, int threadId, List<StackFrame> frames, long count) {
 
         /** {@code name (pid)} as the root of a folded stack; {@code ? (-1)} when unknown. */
         public String processLabel() {

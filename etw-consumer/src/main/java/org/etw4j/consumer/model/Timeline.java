@@ -1,14 +1,18 @@
 package org.etw4j.consumer.model;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.internal.ReadSettingsAccess;
 
 /**
  * A trace as a timeline in the Trace Event Format that ui.perfetto.dev and chrome://tracing open (Google's "Trace
@@ -54,8 +58,7 @@ public final class Timeline {
     }
 
     /**
-     * What to draw. Immutable value; thread-safe (the {@linkplain #decoder() decoder} is used by one write at a
-     * time).
+     * What to draw. Immutable value; thread-safe.
      *
      * @param providers names or GUIDs of the providers whose events (instants and activities) to draw, as
      *                  {@code etw dump --provider} takes them (a GUID, a name, or a name the GUID is derived from,
@@ -65,50 +68,53 @@ public final class Timeline {
      * @param from      start of the time range to draw, 100 ns units since the trace's start (0: from the start);
      *                  an activity is drawn when it overlaps the range
      * @param to        end of the range, inclusive ({@link Long#MAX_VALUE}: to the end)
-     * @param decoder   decodes the events (its registry: the manifests besides the trace's own schemas)
+     * @param manifests the manifests to decode with besides the trace's own schemas: those of these settings
+     *                  ({@link ReadSettings.Builder#manifest(Path)} and its siblings; read when a write starts); its
+     *                  other settings are not used here ({@code providers}, {@code from} and {@code to} select)
      * @param progress  told how far the write is (on the reading thread, every few thousand records): passes 1 and 2
      *                  build the {@link TraceModel}, pass 3 writes; {@code passes} is 3
      */
     public record Options(List<String> providers, boolean samples, boolean instants, long from, long to,
-                          EventDecoder decoder, ReadProgress progress) {
+                          ReadSettings manifests, ReadProgress progress) {
 
         public Options {
             providers = List.copyOf(providers);
-            Objects.requireNonNull(decoder, "decoder");
+            Objects.requireNonNull(manifests, "manifests");
             Objects.requireNonNull(progress, "progress");
             if (from < 0 || to < from) {
                 throw new IllegalArgumentException("time range must have 0 <= from <= to: " + from + ".." + to);
             }
         }
 
-        /** Everything, the whole trace, a new {@link EventDecoder}, no progress. */
+        /** Everything, the whole trace, no manifests beyond the trace's own schemas, no progress. */
         public static Options defaults() {
-            return new Options(List.of(), true, true, 0, Long.MAX_VALUE, new EventDecoder(), ReadProgress.NONE);
+            return new Options(List.of(), true, true, 0, Long.MAX_VALUE, ReadSettings.DEFAULT, ReadProgress.NONE);
         }
 
         public Options withProviders(List<String> names) {
-            return new Options(names, samples, instants, from, to, decoder, progress);
+            return new Options(names, samples, instants, from, to, manifests, progress);
         }
 
         public Options withSamples(boolean draw) {
-            return new Options(providers, draw, instants, from, to, decoder, progress);
+            return new Options(providers, draw, instants, from, to, manifests, progress);
         }
 
         public Options withInstants(boolean draw) {
-            return new Options(providers, samples, draw, from, to, decoder, progress);
+            return new Options(providers, samples, draw, from, to, manifests, progress);
         }
 
         /** The time range, 100 ns units since the trace's start, both ends inclusive. */
         public Options withRange(long fromHundredNs, long toHundredNs) {
-            return new Options(providers, samples, instants, fromHundredNs, toHundredNs, decoder, progress);
+            return new Options(providers, samples, instants, fromHundredNs, toHundredNs, manifests, progress);
         }
 
-        public Options withDecoder(EventDecoder d) {
-            return new Options(providers, samples, instants, from, to, d, progress);
+        /** Decodes with the manifests of {@code settings} (only those: see {@code manifests} above). */
+        public Options withManifests(ReadSettings settings) {
+            return new Options(providers, samples, instants, from, to, settings, progress);
         }
 
         public Options withProgress(ReadProgress p) {
-            return new Options(providers, samples, instants, from, to, decoder, p);
+            return new Options(providers, samples, instants, from, to, manifests, p);
         }
     }
 
@@ -138,10 +144,17 @@ public final class Timeline {
         }
     }
 
-    /** Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open. */
+    /**
+     * Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open.
+     *
+     * @throws UncheckedIOException wrapping the {@link ReadSetupException} that names a manifest of
+     *                              {@link Options#manifests()} that cannot be read (said before the trace is read)
+     */
     public static Summary write(List<EtlFile> files, Options options, Appendable out) {
-        return write(TraceModel.read(files, (pass, passes, f) -> options.progress().update(pass, PASSES, f)), files,
-                options, out);
+        EventDecoder decoder = decoder(options);
+        return write(TraceModel.read(files, (pass, passes, f) -> options.progress().update(pass, PASSES, f)),
+                each -> TraceModel.passOver(files, each, f -> options.progress().update(PASSES, PASSES, f)),
+                origin(files), options, decoder, out);
     }
 
     /** Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. */
@@ -153,10 +166,24 @@ public final class Timeline {
     /** Writes the timeline of the records {@code pass} hands out (in time order), {@code ts} 0 at {@code origin}. */
     static Summary write(TraceModel model, Consumer<Consumer<RawEventRecord>> pass, long origin, Options options,
                          Appendable out) {
-        TimelineWriter w = new TimelineWriter(model, origin, options, out);
+        return write(model, pass, origin, options, decoder(options), out);
+    }
+
+    private static Summary write(TraceModel model, Consumer<Consumer<RawEventRecord>> pass, long origin,
+                                 Options options, EventDecoder decoder, Appendable out) {
+        TimelineWriter w = new TimelineWriter(model, origin, options, decoder, out);
         w.begin();
         pass.accept(w::accept);
         return w.finish();
+    }
+
+    /** A decoder over the manifests of {@code options}. */
+    private static EventDecoder decoder(Options options) {
+        try {
+            return ReadSettingsAccess.decoder(options.manifests());
+        } catch (ReadSetupException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

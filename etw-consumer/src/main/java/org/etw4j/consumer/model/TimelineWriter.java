@@ -11,9 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.decode.KernelSchemas;
-import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.ProviderSelection;
 import org.etw4j.consumer.etl.EtlClock;
 import org.etw4j.consumer.output.EventFormatter;
@@ -50,6 +51,8 @@ final class TimelineWriter {
     private final TraceModel model;
     private final long origin;
     private final Timeline.Options options;
+    /** Decodes the events: the manifests of the options besides the trace's own schemas. */
+    private final EventDecoder decoder;
     private final JsonWriter w;
     private final StartStopPairing<Half> pairing;
     private final Map<Integer, ProcessTrack> tracks = new HashMap<>();
@@ -63,8 +66,9 @@ final class TimelineWriter {
     private long slices;
     private long instants;
 
-    TimelineWriter(TraceModel model, long origin, Timeline.Options options, Appendable out) {
+    TimelineWriter(TraceModel model, long origin, Timeline.Options options, EventDecoder decoder, Appendable out) {
         this.model = model;
+        this.decoder = decoder;
         this.origin = origin;
         this.options = options;
         this.w = new JsonWriter(out);
@@ -124,7 +128,7 @@ final class TimelineWriter {
         if (!pairs && !inRange(time)) {
             return;
         }
-        DecodedEvent e = options.decoder().decode(r);
+        DecodedEvent e = decoder.decode(r);
         if (provider != null && !selected.containsKey(provider)) {
             boolean yes = selection.accepts(e);
             selected.put(provider, yes);
@@ -331,7 +335,7 @@ final class TimelineWriter {
         p.events++;
         p.threads.computeIfAbsent(tid, k -> new long[1])[0]++;
         if (p.names.size() < MAX_NAMES_PER_PID && pid != -1) {
-            ProcessTable.Lifetime life = model.process(pid, time);
+            ProcessLifetime life = model.process(pid, time);
             if (life != null && !life.process().name().isEmpty()) {
                 p.names.add(life.process().name());
             }

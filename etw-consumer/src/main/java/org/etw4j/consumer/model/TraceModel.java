@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.EventField;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.decode.DecodedEvent;
 import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.decode.KernelSchemas;
 import org.etw4j.consumer.decode.ProcessTable;
 import org.etw4j.consumer.decode.TraceContext;
@@ -173,17 +174,17 @@ public final class TraceModel {
     // ------------------------------------------------------------------------------------------ queries
 
     /** The trace's context: volume mapping, process table (as {@code etw dump} presents events with it). */
-    public TraceContext context() {
+    TraceContext context() {
         return context;
     }
 
     /** Every process instance, in the order the trace first described them; a reused id gives one per instance. */
-    public List<ProcessTable.Lifetime> processes() {
+    public List<ProcessLifetime> processes() {
         return context.processes().lifetimes();
     }
 
     /** The process {@code pid} meant at {@code time}, or {@code null} (rule: {@link ProcessTable}). */
-    public ProcessTable.Lifetime process(int pid, long time) {
+    public ProcessLifetime process(int pid, long time) {
         return context.processes().lifetime(pid, time);
     }
 
@@ -764,7 +765,7 @@ public final class TraceModel {
             if (p.parts.isEmpty() && !p.unknownKey) {
                 frames.add(frame(p.ip, pid, p.time, p.pointerSize));
             }
-            ProcessTable.Lifetime life = pid == -1 ? null : context.processes().lifetime(pid, p.time);
+            ProcessLifetime life = pid == -1 ? null : context.processes().lifetime(pid, p.time);
             long start = life == null ? Long.MIN_VALUE : life.start();
             out.samples++;
             if (p.stacked) {
@@ -802,7 +803,7 @@ public final class TraceModel {
             List<CpuProfile.StackCount> stacks = new ArrayList<>(out.counts.size());
             for (Map.Entry<CpuProfile.Builder.Key, Long> e : out.counts.entrySet()) {
                 CpuProfile.Builder.Key k = e.getKey();
-                ProcessTable.Lifetime life = k.pid() == -1 ? null : context.processes().lifetime(k.pid(),
+                ProcessLifetime life = k.pid() == -1 ? null : context.processes().lifetime(k.pid(),
                         k.processStart());
                 stacks.add(new CpuProfile.StackCount(k.pid(), life, k.tid(), k.frames(), e.getValue()));
             }

@@ -23,19 +23,19 @@ import org.etw4j.consumer.InType;
 import org.etw4j.consumer.OutType;
 import org.etw4j.consumer.ProcessInfo;
 import org.etw4j.consumer.StructValue;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
  * Writes decoded events in one of the {@link EventFormat}s: the one rendering of an event as text, JSON Lines or
  * CSV ({@code etw dump}, {@code etw live}, {@code EventRecord.toString/toJson}), and, through its static forms, of
- * an event's values wherever else they are shown ({@link #text(DecodedEvent)}, {@link #fieldsText(EventRecord)},
- * {@link #fieldText(EventField)}, {@link #json(DecodedEvent)}, {@link #fieldsJson(JsonWriter, List)}: etw-junit's
- * listings, Spark's columns, the timeline's arguments).
+ * an event's values wherever else they are shown ({@link #fieldsText(EventRecord)}, {@link #fieldText(EventField)},
+ * {@link #json(EventRecord)}, {@link #fieldTexts}, {@link #fieldsJson(JsonWriter, List)}: etw-junit's listings, Spark's
+ * columns, the timeline's arguments; the decoder's own value forms are etw4j-internal).
  *
  * <p>Not thread-safe: one writer thread; reusable for any number of events. It reads the record (header fields)
- * and the decoded event (an {@link EventView}, read in place, or a {@link DecodedEvent}) during {@link #write}
- * only. Each event is encoded as UTF-8 straight into one reused byte buffer (numbers, GUIDs and timestamps as
+ * and its decoded form (read in place) during {@link #write} only. Each event is encoded as UTF-8 straight into one reused byte buffer (numbers, GUIDs and timestamps as
  * digits, no intermediate {@code String}s for them; names, labels and the part of a line that depends only on the
  * event's kind, from provider to keyword, encoded once and copied; texts read in place escaped per run of bytes),
  * which goes to the output in chunks of
@@ -70,6 +70,37 @@ import org.etw4j.format.EventHeaderLayout;
  * </ul>
  */
 public final class EventFormatter implements Flushable {
+    static {
+        // The forms that name the decoder's types, for etw4j's own callers only (see EventFormatterAccess).
+        EventFormatterAccess.install(new EventFormatterAccess.Bridge() {
+            @Override
+            public void write(EventFormatter f, RawEventRecord r, EventView e, Instant time) {
+                f.write(r, e, time);
+            }
+
+            @Override
+            public void write(EventFormatter f, RawEventRecord r, DecodedEvent e, Instant time) {
+                f.write(r, e, time);
+            }
+
+            @Override
+            public String line(EventFormat format, RawEventRecord r, DecodedEvent e, ProcessInfo process,
+                               Instant time) {
+                return EventFormatter.line(format, r, e, process, time);
+            }
+
+            @Override
+            public String text(DecodedEvent e) {
+                return EventFormatter.text(e);
+            }
+
+            @Override
+            public String json(DecodedEvent e) {
+                return EventFormatter.json(e);
+            }
+        });
+    }
+
     /** The buffer goes to a stream once it holds this many bytes (whole events only). */
     static final int CHUNK = 1 << 18;
 
@@ -130,7 +161,7 @@ public final class EventFormatter implements Flushable {
     private final IsoTimestamps timestamps = new IsoTimestamps();
     /** A field's text when it is not written as digits directly (labels, strings, GUIDs...). */
     private final StringBuilder scratch = new StringBuilder(256);
-    /** Shows the {@link DecodedEvent}s given to {@link #write(RawEventRecord, DecodedEvent, Instant)}. */
+    /** Shows the {@link DecodedEvent}s given to {@code write(RawEventRecord, DecodedEvent, Instant)}. */
     private final EventView decodedEvents = EventView.forDecodedEvents();
     /** Pre-encoded names and values, per schema string or process record (identity). */
     private final EncodedCache<String> texts = EncodedCache.texts();
@@ -196,7 +227,7 @@ public final class EventFormatter implements Flushable {
     }
 
     /** Writes one event: {@code r} for the header fields, {@code e} its decoded form, {@code time} its timestamp. */
-    public void write(RawEventRecord r, DecodedEvent e, Instant time) {
+    private void write(RawEventRecord r, DecodedEvent e, Instant time) {
         write(r, decodedEvents.of(e), time);
     }
 
@@ -204,7 +235,7 @@ public final class EventFormatter implements Flushable {
      * Writes one event: {@code r} for the header fields, {@code e} its decoded form (valid during the call),
      * {@code time} its timestamp.
      */
-    public void write(RawEventRecord r, EventView e, Instant time) {
+    private void write(RawEventRecord r, EventView e, Instant time) {
         if (format == EventFormat.CSV && !headerDone) {
             buf.append(CSV_HEADER).bytes(EOL);
             headerDone = true;
@@ -229,8 +260,8 @@ public final class EventFormatter implements Flushable {
      * {@code EventRecord.toString()} (text) and {@code EventRecord.toJson()} (JSON Lines) give. {@code process}
      * is the process the event belongs to, or {@code null}.
      */
-    public static String line(EventFormat format, RawEventRecord r, DecodedEvent e, ProcessInfo process,
-                              Instant time) {
+    private static String line(EventFormat format, RawEventRecord r, DecodedEvent e, ProcessInfo process,
+                               Instant time) {
         EventFormatter f = new EventFormatter(format, Writer.nullWriter());
         f.event(r, f.decodedEvents.of(e), process, time);
         return f.buf.toString();
@@ -240,7 +271,7 @@ public final class EventFormatter implements Flushable {
      * The decoded event's line without the record's header, {@code Provider/Event Name=value; ...}: the text form
      * from the provider on (its field list by the text rule), for messages and listings that have no record.
      */
-    public static String text(DecodedEvent e) {
+    private static String text(DecodedEvent e) {
         EventFormatter f = new EventFormatter(EventFormat.TEXT, Writer.nullWriter());
         EventView v = f.decodedEvents.of(e);
         f.buf.bytes(f.texts.get(v.providerName())).ascii('/').bytes(f.texts.get(v.eventName()));
@@ -275,14 +306,14 @@ public final class EventFormatter implements Flushable {
      * "labelKind":..,"flags":[..]][,"error":..,"raw":"hex"]},..][,"undecoded":"hex"][,"message":..][,"notes":[..]]}}.
      * Values by the JSON rule of {@link EventFormat#JSONL}.
      */
-    public static String json(DecodedEvent e) {
+    private static String json(DecodedEvent e) {
         StringBuilder sb = new StringBuilder(256);
         TypedEventJson.write(new JsonWriter(sb), e);
         return sb.toString();
     }
 
     /**
-     * {@link #json(DecodedEvent)} of the record's decoded form shown through its reader's trace context (drive-letter
+     * The typed JSON object of the record's decoded form shown through its reader's trace context (drive-letter
      * paths, derived file names, the process), as {@link #write(EventRecord)} shows it: Spark's {@code fields_json}.
      */
     public static String json(EventRecord e) {
@@ -420,7 +451,7 @@ public final class EventFormatter implements Flushable {
 
     /**
      * The text form's field list, {@code " Name=value;"} per field, then {@code " <undecoded>=hex;"} when bytes
-     * were left over (also {@link #text(DecodedEvent)}'s and {@link #fieldsText(EventRecord)}'s).
+     * were left over (also {@code text(DecodedEvent)}'s and {@link #fieldsText(EventRecord)}'s).
      */
     private void fieldsText(EventView e) {
         for (int i = 0, n = e.fieldCount(); i < n; i++) {

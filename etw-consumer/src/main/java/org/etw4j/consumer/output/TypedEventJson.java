@@ -7,7 +7,7 @@ import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.StructValue;
 
 /**
- * The typed JSON form of a decoded event ({@link EventFormatter#json(DecodedEvent)}, Spark's {@code fields_json}):
+ * The typed JSON form of a decoded event ({@code EventFormatter.json}, Spark's {@code fields_json}):
  * the decoded event without the record's header, each field with its type, so that field order, duplicate names,
  * types and nesting survive. Stateless; thread-safe.
  * <pre>{@code

@@ -132,13 +132,17 @@ class InternalPackagesTest {
     }
 
     /**
-     * Files allowed to reach into another module's {@code internal} package, each with why. Empty: Spark's splits,
+     * Files allowed to reach into another module's {@code internal} package, each with why. Not among them: Spark's splits,
      * the benchmarks, the report's event rate and the summary's undecoded listing read through the public
      * {@code TraceFile} with {@code ReadSettings} (buffer range, learned context, tally; {@link OneReadPathTest});
      * the live command formats through {@code EventFormatter.write(EventRecord)} and the session tally reads the
      * record's own getters. A file added here needs a reason; a file that no longer needs its entry fails the test.
      */
-    private static final Map<String, String> NAMED_EXCEPTIONS = Map.of();
+    private static final Map<String, String> NAMED_EXCEPTIONS = Map.of(
+            "benchmarks/src/main/java/org/etw4j/bench/FormatterBenchmark.java",
+            "measures the formatter alone on a decoded view (its peer decodes only), which the public API no longer "
+                    + "takes: EventFormatter's forms naming the decoder's types went behind EventFormatterAccess when "
+                    + "decode was taken out of the public face (issue 19, item 7)");
 
     /** The scan sees the modules that run on the class path, and finds the consumer's own internal package. */
     @Test

@@ -79,6 +79,11 @@ class OneReadPathTest {
                             + " decoder (not on TraceFile yet: its first pass learns model tables, not a context)"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/model/Timeline.java",
                     "the timeline's pass runs on FilePass (as the model's)"),
+            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/model/TimelineWriter.java",
+                    "the timeline's writing pass (Timeline's) decodes with the decoder made from its options' manifests"),
+            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/ParallelFormatting.java",
+                    "TraceFile.writeEvents' workers: FilePass reads batches, each worker decodes with a copy of the"
+                            + " reader's decoder and formats, in order"),
             Map.entry("benchmarks/src/main/java/org/etw4j/bench/EtlScanBenchmark.java",
                     "measures the decode stage alone (JMH) on the records CorpusLoop reads through TraceFile"),
             Map.entry("benchmarks/src/main/java/org/etw4j/bench/ViewDecodeBenchmark.java",

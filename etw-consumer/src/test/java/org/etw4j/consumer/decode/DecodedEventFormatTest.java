@@ -11,7 +11,7 @@ import org.etw4j.consumer.InType;
 import org.etw4j.consumer.OutType;
 import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.StructValue;
-import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.junit.jupiter.api.Test;
 
 class DecodedEventFormatTest {
@@ -41,12 +41,12 @@ class DecodedEventFormatTest {
                         + "Text=a\"b\\nc; When=2021-09-09T14:59:35.799Z; Id=0ad614c4-0ef4-4225-8013-f44f37cb0397; "
                         + "Blob=01ab; List=[1,2]; S={X=1}; Cut=<error: needs 8 bytes, 2 left; raw=0909>; "
                         + "<undecoded>=07;",
-                EventFormatter.text(sample()));
+                EventFormatterAccess.text(sample()));
     }
 
     @Test
     void jsonKeepsTypesOrderLabelsAndErrors() {
-        String json = EventFormatter.json(sample());
+        String json = EventFormatterAccess.json(sample());
         assertEquals("{\"provider\":\"P\",\"providerId\":\"e13c0d23-ccbc-4e12-931b-d9cc2eee27e4\",\"event\":\"GC/Thing\","
                 + "\"task\":\"GC\",\"opcode\":\"Thing\",\"id\":5,\"version\":1,\"source\":\"MANIFEST\",\"payloadLength\":40,"
                 + "\"fields\":["
@@ -77,9 +77,9 @@ class DecodedEventFormatTest {
     @Test
     void jsonStringsEscapeControlCharacters() {
         // The string escaping is JsonWriter's; checked here through the decoded-event form that uses it.
-        assertTrue(EventFormatter.json(named("\u0001\t\\")).startsWith("{\"provider\":\"\\u0001\\t\\\\\","),
-                EventFormatter.json(named("\u0001\t\\")));
-        assertTrue(EventFormatter.json(named("é")).startsWith("{\"provider\":\"é\","));
+        assertTrue(EventFormatterAccess.json(named("\u0001\t\\")).startsWith("{\"provider\":\"\\u0001\\t\\\\\","),
+                EventFormatterAccess.json(named("\u0001\t\\")));
+        assertTrue(EventFormatterAccess.json(named("é")).startsWith("{\"provider\":\"é\","));
     }
 
     /** An event with no fields whose provider name is {@code provider}. */

@@ -30,7 +30,7 @@ import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.testing.SharedData;
@@ -150,7 +150,7 @@ class EventViewTest {
         DecodedEvent copy = v.copy();
         if (!e.equals(copy)) {
             // EventField.equals compares arrays of binaries (lists of byte[]) by identity: compare them deeply
-            assertEquals(EventFormatter.json(e), EventFormatter.json(copy), where + ": copy()");
+            assertEquals(EventFormatterAccess.json(e), EventFormatterAccess.json(copy), where + ": copy()");
             assertEquals(e.fields().size(), copy.fields().size(), where);
             for (int i = 0; i < e.fields().size(); i++) {
                 EventField a = e.fields().get(i);

@@ -14,7 +14,7 @@ import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
-import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
@@ -40,8 +40,8 @@ class IntegerSignTest {
                         EventField.of("i32", InType.INT32, OutType.NULL, -102, null),
                         EventField.of("i8", InType.INT8, OutType.NULL, -1, null)),
                 8, new byte[0], List.of(), null);
-        assertEquals("P/E i64=-204; u64=18446744073709551412; i32=-102; i8=-1;", EventFormatter.text(e));
-        String json = EventFormatter.json(e);
+        assertEquals("P/E i64=-204; u64=18446744073709551412; i32=-102; i8=-1;", EventFormatterAccess.text(e));
+        String json = EventFormatterAccess.json(e);
         assertTrue(json.contains("{\"name\":\"i64\",\"type\":\"win:Int64\",\"value\":-204}"), json);
         assertTrue(json.contains("{\"name\":\"u64\",\"type\":\"win:UInt64\",\"value\":18446744073709551412}"), json);
         assertTrue(json.contains("{\"name\":\"i8\",\"type\":\"win:Int8\",\"value\":-1}"), json);
@@ -66,10 +66,10 @@ class IntegerSignTest {
         assertEquals(InType.INT16, field(mercury, "int16_type").inType());
         assertEquals(InType.INT32, field(mercury, "int32_type").inType());
         assertEquals(InType.UINT64, field(mercury, "int64_type").inType(), "as the trace's metadata declares it");
-        String text = EventFormatter.text(mercury);
+        String text = EventFormatterAccess.text(mercury);
         assertTrue(text.contains(" int16_type=-51; int32_type=-102; uint16_type=51; uint32_type=102; "
                 + "int64_type=18446744073709551412; uint64_type=204;"), text);
-        String json = EventFormatter.json(mercury);
+        String json = EventFormatterAccess.json(mercury);
         assertTrue(json.contains("{\"name\":\"int32_type\",\"type\":\"win:Int32\",\"value\":-102}"), json);
         assertTrue(json.contains("{\"name\":\"int64_type\",\"type\":\"win:UInt64\",\"value\":18446744073709551412}"),
                 json);

@@ -16,7 +16,7 @@ import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
-import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +53,7 @@ class KernelSchemasCorpusTest {
                     decoded.merge(key, 1, Integer::sum);
                     boolean olderLayout = e.notes().stream().anyMatch(n -> n.startsWith("decoded with the layout"));
                     if (e.hasFieldErrors() || (e.undecodedLength() > 0 && !olderLayout)) {
-                        problems.add(file.getFileName() + ": " + EventFormatter.text(e));
+                        problems.add(file.getFileName() + ": " + EventFormatterAccess.text(e));
                     }
                 }
             }

@@ -12,7 +12,7 @@ import org.etw4j.consumer.InType;
 import org.etw4j.consumer.OutType;
 import org.etw4j.consumer.ProcessInfo;
 import org.etw4j.consumer.SchemaSource;
-import org.etw4j.consumer.output.EventFormatter;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.testing.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -120,8 +120,8 @@ class TraceContextTest {
         assertNull(plain.label());
         assertEquals(EventField.LabelKind.NONE, plain.labelKind());
         // text form shows the drive-letter path
-        assertTrue(EventFormatter.text(ntdll).contains(" FileName=C:\\Windows\\System32\\ntdll.dll;"),
-                EventFormatter.text(ntdll));
+        assertTrue(EventFormatterAccess.text(ntdll).contains(" FileName=C:\\Windows\\System32\\ntdll.dll;"),
+                EventFormatterAccess.text(ntdll));
     }
 
     @Test
@@ -142,9 +142,9 @@ class TraceContextTest {
         assertEquals(EventField.LabelKind.UNMAPPED_NT_PATH, f.labelKind());
         assertEquals("\\Device\\HarddiskVolume7\\a.dll", f.ntPath());
         assertEquals(List.of("FileName: NT path; the trace recorded no volume mapping for it"), e.notes());
-        assertTrue(EventFormatter.text(e).endsWith(
-                " FileName=\\Device\\HarddiskVolume7\\a.dll (no volume mapping recorded);"), EventFormatter.text(e));
-        String json = EventFormatter.json(e);
+        assertTrue(EventFormatterAccess.text(e).endsWith(
+                " FileName=\\Device\\HarddiskVolume7\\a.dll (no volume mapping recorded);"), EventFormatterAccess.text(e));
+        String json = EventFormatterAccess.json(e);
         assertTrue(json.contains("{\"name\":\"FileName\",\"type\":\"win:UnicodeString\","
                 + "\"value\":\"\\\\Device\\\\HarddiskVolume7\\\\a.dll\",\"labelKind\":\"UNMAPPED_NT_PATH\"}"), json);
         assertTrue(json.contains("\"notes\":[\"FileName: NT path; the trace recorded no volume mapping for it\"]"),
@@ -205,7 +205,7 @@ class TraceContextTest {
         }
         List<String> expected = new java.util.ArrayList<>();
         for (TestRecord r : trace) {
-            expected.add(EventFormatter.json(c.present(r, decoder.decode(r))));
+            expected.add(EventFormatterAccess.json(c.present(r, decoder.decode(r))));
         }
         List<TraceContext> presenters = List.of(c.presenter(), c.presenter(), c.presenter(), c.presenter());
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
@@ -217,7 +217,7 @@ class TraceContextTest {
                     for (int i = 0; i < 200; i++) {
                         out.clear();
                         for (TestRecord r : trace) {
-                            out.add(EventFormatter.json(p.present(r, decoder.decode(r))));
+                            out.add(EventFormatterAccess.json(p.present(r, decoder.decode(r))));
                         }
                     }
                     return out;
@@ -243,7 +243,7 @@ class TraceContextTest {
         TraceContext c = new TraceContext();
         pass(c, process(3, 4, 0, "System", "", 1));
         DecodedEvent e = pass(c, image(3, 4, "C:\\Windows\\System32\\ntdll.dll", 2));
-        String json = EventFormatter.json(e);
+        String json = EventFormatterAccess.json(e);
         assertTrue(json.contains(",\"process\":{\"id\":4,\"name\":\"System\",\"imageFileName\":\"System\",\"parentId\":0}"), json);
     }
 
@@ -295,8 +295,8 @@ class TraceContextTest {
         assertEquals(List.of("Read", "Write", "Delete"), e.field("ShareAccess").flagNames());
         assertEquals("Read|Write|Delete", e.field("ShareAccess").label());
         // the same rendering in every form: text label, JSON name list plus the raw number
-        assertTrue(EventFormatter.text(e).contains(" ShareAccess=Read|Write|Delete;"), EventFormatter.text(e));
-        String json = EventFormatter.json(e);
+        assertTrue(EventFormatterAccess.text(e).contains(" ShareAccess=Read|Write|Delete;"), EventFormatterAccess.text(e));
+        String json = EventFormatterAccess.json(e);
         assertTrue(json.contains("{\"name\":\"ShareAccess\",\"type\":\"win:UInt32\",\"value\":7,"
                 + "\"label\":\"Read|Write|Delete\",\"labelKind\":\"FLAGS\",\"flags\":[\"Read\",\"Write\",\"Delete\"]}"),
                 json);

@@ -14,15 +14,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.etw4j.EtwException;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.output.EventFormatter;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ProcessTable;
+import org.etw4j.consumer.ProcessLifetime;
 import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
+import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.controller.ClassicEventId;
 import org.etw4j.controller.KernelFlag;
 import org.etw4j.controller.KernelTracing;
@@ -99,7 +99,7 @@ class SimulatedKernelTraceTest {
         assertEquals(20_000, p.intervalHundredNs(), "the interval of CollectionStart");
         assertTrue(p.countsByProcessId().getOrDefault(pid, 0L) > 0, "samples of this JVM: " + p.countsByProcessId());
 
-        ProcessTable.Lifetime me = m.process(pid, 0);
+        ProcessLifetime me = m.process(pid, 0);
         assertNotNull(me, "the process rundown names this JVM");
         assertEquals("java.exe", me.process().imageFileName());
 
@@ -140,12 +140,12 @@ class SimulatedKernelTraceTest {
                 }
                 DecodedEvent e = decoder.decode(adapter.of(c.record()));
                 if (e.source() != SchemaSource.KERNEL_MOF) {
-                    problems.add("not a kernel MOF event: " + EventFormatter.text(e));
+                    problems.add("not a kernel MOF event: " + EventFormatterAccess.text(e));
                     continue;
                 }
                 seen.merge(e.fullName() + " v" + e.version(), 1, Integer::sum);
                 if (e.hasFieldErrors() || e.undecodedLength() > 0 || !e.notes().isEmpty()) {
-                    problems.add(EventFormatter.text(e));
+                    problems.add(EventFormatterAccess.text(e));
                 }
             }
             assertEquals(0, f.warningCount(), "reader warnings");

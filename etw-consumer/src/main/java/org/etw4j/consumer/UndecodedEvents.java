@@ -1,4 +1,4 @@
-package org.etw4j.consumer.decode;
+package org.etw4j.consumer;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
 import org.etw4j.consumer.SchemaSource;
+import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.output.JsonWriter;
 
 /**
@@ -16,7 +19,8 @@ import org.etw4j.consumer.output.JsonWriter;
  * kernel event is keyed by its event-class GUID and opcode; its id is 0. What {@code etw summary} lists so that a
  * user sees the gap instead of raw bytes.
  *
- * <p>An accumulator: not thread-safe; {@link #add} for each decoded event, then {@link #kinds}. Nothing to close.
+ * <p>An accumulator: not thread-safe; {@link #add} for each event (or {@link TraceFile#undecoded()}, which fills one
+ * while it reads), then {@link #kinds}. Nothing to close.
  */
 public final class UndecodedEvents {
 
@@ -55,8 +59,16 @@ public final class UndecodedEvents {
     private final Map<Key, Tally> tallies = new HashMap<>();
     private long total;
 
+    /**
+     * Counts {@code e} when no schema described it; does nothing otherwise. Reads {@code e}'s decoded form (decoding it
+     * when it is not yet) during the call only.
+     */
+    public void add(EventRecord e) {
+        add(EventRecordAccess.view(e));
+    }
+
     /** Counts {@code e} when no schema described it; does nothing otherwise. Reads {@code e} during the call only. */
-    public void add(EventView e) {
+    void add(EventView e) {
         if (e.source() == SchemaSource.NONE) {
             count(e.providerId(), e.providerName(), e.eventName(), e.eventId(), e.opcode(), e.version(), e.notes());
         } else if (e.fieldCount() == 0 && e.undecodedLength() > 0) {
@@ -66,7 +78,7 @@ public final class UndecodedEvents {
     }
 
     /** Counts {@code e} when no schema described it; does nothing otherwise. */
-    public void add(DecodedEvent e) {
+    void add(DecodedEvent e) {
         if (e.source() == SchemaSource.NONE) {
             count(e.providerId(), e.providerName(), e.eventName(), e.eventId(), e.opcode(), e.version(), e.notes());
         } else if (e.fields().isEmpty() && e.undecodedLength() > 0) {
