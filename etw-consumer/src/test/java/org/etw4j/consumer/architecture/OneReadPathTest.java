@@ -48,9 +48,6 @@ class OneReadPathTest {
                     "the one read loop: opens, merges (one cursor over all buffers), adapts, learns the context"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/TraceFile.java",
                     "the public pull reader: runs FilePass and hands each record to decode and present"),
-            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/ParallelFormatting.java",
-                    "TraceFile.writeEvents with threads: the reader's records, copied in batches, decoded and"
-                            + " presented by worker threads each with its own decoder over the reader's context"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/LearnedContext.java",
                     "a reader's first pass, made once through FilePass.learnContext and shared"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/EventRecord.java",
