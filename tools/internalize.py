@@ -29,6 +29,9 @@ PACKAGE_MOVES = [
     ("org.etw4j.consumer.relog", "org.etw4j.consumer.etl"),
     # The JSON writer and the UTF-8 buffer are the formatter's tools: one exported output package.
     ("org.etw4j.consumer.json", "org.etw4j.consumer.output"),
+    # The decoder (schema chain, manifests, trace context, views) is how the reading API works, not what it offers:
+    # applications read EventRecord through TraceFile/EventStream and pass manifests through ReadSettings (item 7).
+    ("org.etw4j.consumer.decode", "org.etw4j.consumer.internal.decode"),
 ]
 
 # Single classes (old package is the package before PACKAGE_MOVES apply), to a package.
@@ -63,10 +66,11 @@ def tracked_files():
 
 
 def java_roots(files):
-    """Every `src/<set>/java/` directory of every module."""
+    """Every `src/<set>/java/` and `src/<set>/resources/` directory of every module (a class finds its resources
+    relative to its package, so a package's resources move with it)."""
     roots = set()
     for f in files:
-        m = re.match(r"(.*?src/[^/]+/java/)", f)
+        m = re.match(r"(.*?src/[^/]+/(?:java|resources)/)", f)
         if m:
             roots.add(m.group(1))
     return sorted(roots)
@@ -82,8 +86,8 @@ def package_pattern(pkg):
 
 
 def slash_pattern(pkg):
-    """The package's directory, not a longer one nor a sub-package's."""
-    return re.compile(r"(?<![\w/])" + re.escape(pkg_dir(pkg)) + r"(?!\w)(?!/[a-z_]\w*/)")
+    """The package's directory (alone or inside a path), not a longer one nor a sub-package's."""
+    return re.compile(r"(?<![\w])" + re.escape(pkg_dir(pkg)) + r"(?!\w)(?!/[a-z_]\w*/)")
 
 
 def plan_moves(files):
@@ -93,13 +97,13 @@ def plan_moves(files):
     moved_classes = {old: new for old, new in CLASS_MOVES}
     for root in roots:
         for f in files:
-            if not f.startswith(root) or not f.endswith(".java"):
+            if not f.startswith(root) or (root.endswith("/java/") and not f.endswith(".java")):
                 continue
             rel = f[len(root):]
             d, name = os.path.split(rel)
             pkg = d.replace("/", ".")
             cls = name[:-len(".java")]
-            if pkg + "." + cls in moved_classes:
+            if f.endswith(".java") and pkg + "." + cls in moved_classes:
                 moves.append((f, root + pkg_dir(moved_classes[pkg + "." + cls]) + "/" + name))
                 continue
             for old, new in PACKAGE_MOVES:
@@ -116,7 +120,7 @@ def rename_for(text):
     for old, new in CLASS_MOVES:
         old_pkg, cls = old.rsplit(".", 1)
         text = re.sub(r"(?<![\w.])" + re.escape(old) + r"(?!\w)", new + "." + cls, text)
-        text = re.sub(r"(?<![\w/])" + re.escape(pkg_dir(old_pkg) + "/" + cls) + r"(?!\w)",
+        text = re.sub(r"(?<![\w])" + re.escape(pkg_dir(old_pkg) + "/" + cls) + r"(?!\w)",
                       pkg_dir(new) + "/" + cls, text)
     for old, new in PACKAGE_MOVES:
         text = package_pattern(old).sub(new, text)

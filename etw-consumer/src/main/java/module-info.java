@@ -8,16 +8,12 @@
  * record view, summary, warnings, writer, relogger) and {@code org.etw4j.consumer.model} (processes, threads,
  * images, stacks, CPU profiles, timelines). EventRecord is the one event type of the reading API, and the API's value
  * types (EventField, StructValue, InType, OutType, SchemaSource, ProcessInfo, ProcessLifetime, UndecodedEvents) live
- * beside it. {@code org.etw4j.consumer.decode} is still exported, though no etw4j module's main code other than the
- * benchmarks names it any more (the CLI reads manifests and provider filters through ReadSettings, the timeline takes
- * ReadSettings), and no public signature of the other exported packages names its types (-Xlint:exports with it
- * unexported): the benchmarks, the fuzz tests and native-bindings' Windows tests still name its decoder and manifest
- * registry (issue 19, item 7).
- * Everything else is {@code org.etw4j.consumer.internal...}: not exported, not application API.
+ * beside it. Everything else, the decoder among it, is {@code org.etw4j.consumer.internal...}: not exported, not
+ * application API.
  */
 module org.etw4j.consumer {
     requires transitive org.etw4j.api;
-    // The manifest parser of org.etw4j.consumer.decode reads XML.
+    // The manifest parser (org.etw4j.consumer.internal.decode) reads XML.
     requires java.xml;
 
     // Streams, the pull reader, their settings and the events they deliver.
@@ -28,8 +24,6 @@ module org.etw4j.consumer {
     exports org.etw4j.consumer.etl;
     // The trace model: processes, threads, images, stacks, CPU profiles.
     exports org.etw4j.consumer.model;
-    // Decoding: exported while tests and benchmarks still name EventDecoder and ManifestRegistry (see above).
-    exports org.etw4j.consumer.decode;
 
     provides org.etw4j.spi.LogFileSinkFactory with org.etw4j.consumer.internal.EtlLogFileSinkFactory;
 }

@@ -5,7 +5,7 @@ import java.util.List;
 import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.TraceFile;
-import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.internal.decode.ManifestRegistry;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;

@@ -2,8 +2,8 @@ package org.etw4j.bench;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.etw4j.consumer.decode.ManifestCache;
-import org.etw4j.consumer.decode.ManifestRegistry;
+import org.etw4j.consumer.internal.decode.ManifestCache;
+import org.etw4j.consumer.internal.decode.ManifestRegistry;
 import org.w3c.dom.Document;
 
 /**

@@ -2,9 +2,9 @@ package org.etw4j.bench;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.EventView;
 import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.openjdk.jmh.annotations.Benchmark;

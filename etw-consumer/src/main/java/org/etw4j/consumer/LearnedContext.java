@@ -2,9 +2,9 @@ package org.etw4j.consumer;
 
 import java.util.List;
 import java.util.Objects;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.internal.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.ManifestRegistry;
+import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.internal.FilePass;
 

@@ -1,6 +1,6 @@
 package org.etw4j.consumer;
 
-import org.etw4j.consumer.decode.VolumeMap;
+import org.etw4j.consumer.internal.decode.VolumeMap;
 
 /**
  * One process as a trace's kernel process events describe it (Process Start, the rundown's DCStart/DCStop, Stop),

@@ -2,14 +2,14 @@ package org.etw4j.consumer;
 
 import java.nio.ByteBuffer;
 import org.etw4j.RawEventRecord;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.EventView;
-import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.EventView;
+import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.tracelogging.TraceLoggingSchema;
 
 /**
- * What a stream's records decode with: the decoder facade of {@code org.etw4j.consumer.decode} (manifests
+ * What a stream's records decode with: the decoder facade of {@code org.etw4j.consumer.internal.decode} (manifests
  * registered on the stream, in-band EventSource manifests, built-in kernel MOF layouts, TraceLogging), whose one
  * TraceLogging schema cache also serves the cheap name lookups that routing needs.
  *

@@ -6,9 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.Guid;
-import org.etw4j.consumer.SchemaSource;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventView;
 import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.output.JsonWriter;
 

@@ -7,7 +7,7 @@ import org.etw4j.format.EventHeaderLayout;
 
 /**
  * Presents the .etl reader's current record ({@link EtlRecordView}) as a {@link RawEventRecord} (an
- * {@code EVENT_RECORD}), the input of {@code org.etw4j.consumer.decode.EventDecoder} and of
+ * {@code EVENT_RECORD}), the input of {@code org.etw4j.consumer.internal.decode.EventDecoder} and of
  * {@code EventStream}'s records, the way ProcessTrace would: EVENT_HEADER records with their stored flags;
  * WPP messages (MESSAGE_TRACE_HEADER) with {@code EVENT_HEADER_FLAG_TRACE_MESSAGE}; every other header (kernel
  * SYSTEM and PERFINFO, classic EVENT_TRACE and instance records) with {@code EVENT_HEADER_FLAG_CLASSIC_HEADER},

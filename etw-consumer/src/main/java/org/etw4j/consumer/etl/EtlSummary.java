@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.ProviderNames;
+import org.etw4j.consumer.internal.decode.ProviderNames;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.format.EventHeaderLayout;
 

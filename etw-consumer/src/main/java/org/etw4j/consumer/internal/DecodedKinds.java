@@ -1,8 +1,8 @@
 package org.etw4j.consumer.internal;
 
 import org.etw4j.RawEventRecord;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.TdhMetadata;
+import org.etw4j.consumer.internal.decode.ManifestRegistry;
+import org.etw4j.consumer.internal.decode.TdhMetadata;
 import org.etw4j.format.EventHeaderLayout;
 
 /**

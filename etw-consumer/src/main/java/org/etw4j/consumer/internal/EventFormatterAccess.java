@@ -3,8 +3,8 @@ package org.etw4j.consumer.internal;
 import java.time.Instant;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.ProcessInfo;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventView;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 

@@ -2,8 +2,8 @@ package org.etw4j.consumer.internal;
 
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventView;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventView;
 
 /**
  * What {@link EventRecord} keeps out of its public API, for etw4j's own formatters ({@code etw dump} and

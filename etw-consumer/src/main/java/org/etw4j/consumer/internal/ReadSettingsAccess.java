@@ -2,7 +2,7 @@ package org.etw4j.consumer.internal;
 
 import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.ReadSettings;
-import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.EventDecoder;
 
 /**
  * What {@link ReadSettings} keeps out of its public API, for the consumer's own readers outside its package (the

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.ReadSetupException;
-import org.etw4j.consumer.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.internal.FilePass;
 import org.etw4j.consumer.internal.ReadSettingsAccess;

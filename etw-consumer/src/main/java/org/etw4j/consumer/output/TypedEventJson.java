@@ -1,8 +1,8 @@
 package org.etw4j.consumer.output;
 
 import java.util.HexFormat;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.DecodedEventJson;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.DecodedEventJson;
 import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.StructValue;
 

@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.etw4j.consumer.CorpusFiles;
-import org.etw4j.consumer.decode.KernelSchemas;
+import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.KernelSchemas;
+import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.RawEventRecord;

@@ -11,10 +11,10 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.etw4j.consumer.CorpusFiles;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventDecoder;
-import org.etw4j.consumer.decode.KernelSchemas;
-import org.etw4j.consumer.decode.TraceContext;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventDecoder;
+import org.etw4j.consumer.internal.decode.KernelSchemas;
+import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
@@ -140,7 +140,7 @@ class TraceModelCorpusTest {
      */
     @Test
     void jitFramesResolveToMethodsTheTracesOwnClrEventsList() throws IOException {
-        org.etw4j.consumer.decode.ManifestRegistry registry = new org.etw4j.consumer.decode.ManifestRegistry();
+        org.etw4j.consumer.internal.decode.ManifestRegistry registry = new org.etw4j.consumer.internal.decode.ManifestRegistry();
         registry.register(org.etw4j.testing.SharedData.resolve("manifests/ClrEtwAll.man"));
         EventDecoder decoder = new EventDecoder(registry);
         Set<String> listed = new HashSet<>();

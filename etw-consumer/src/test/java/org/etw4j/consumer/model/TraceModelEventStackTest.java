@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
-import org.etw4j.consumer.decode.KernelSchemas;
+import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.RawEventRecord;

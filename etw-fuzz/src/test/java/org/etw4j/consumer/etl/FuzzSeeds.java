@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.etw4j.consumer.decode.TdhMetadata;
+import org.etw4j.consumer.internal.decode.TdhMetadata;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.LogfileHeaderLayout;
 import org.etw4j.format.SystemTraceHeaderLayout;

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.etw4j.consumer.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.EventField;
 import org.etw4j.nativebindings.generated.EtwNative;
 import org.etw4j.nativebindings.generated._EVENT_PROPERTY_INFO;

@@ -48,7 +48,7 @@ class DocSnippetsTest {
     static final String IMPORTS = String.join("\n",
             "import java.io.*;", "import java.nio.file.*;", "import java.time.*;", "import java.util.*;",
             "import org.etw4j.*;", "import org.etw4j.controller.*;", "import org.etw4j.provider.*;",
-            "import org.etw4j.tracelogging.*;", "import org.etw4j.RawEventRecord;", "import org.etw4j.consumer.*;", "import org.etw4j.consumer.decode.*;",
+            "import org.etw4j.tracelogging.*;", "import org.etw4j.RawEventRecord;", "import org.etw4j.consumer.*;",
             "import org.etw4j.consumer.etl.*;", "import org.etw4j.consumer.model.*;", "import org.etw4j.consumer.output.*;", "import org.etw4j.jfr.*;",
             "import org.etw4j.junit.*;", "import org.etw4j.report.*;", "import org.etw4j.opentelemetry.*;",
             "import io.opentelemetry.sdk.OpenTelemetrySdk;", "import io.opentelemetry.sdk.trace.SdkTracerProvider;",

@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
-import org.etw4j.consumer.decode.DecodedEvent;
-import org.etw4j.consumer.decode.EventSchema;
-import org.etw4j.consumer.decode.ManifestRegistry;
-import org.etw4j.consumer.decode.ProviderManifest;
+import org.etw4j.consumer.internal.decode.DecodedEvent;
+import org.etw4j.consumer.internal.decode.EventSchema;
+import org.etw4j.consumer.internal.decode.ManifestRegistry;
+import org.etw4j.consumer.internal.decode.ProviderManifest;
 
 /**
  * One event's walk along a decoder's {@link SchemaProvider} chain: the record and what the providers said about it.
