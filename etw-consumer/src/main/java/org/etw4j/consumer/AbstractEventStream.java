@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.etw4j.Guid;
@@ -15,8 +12,8 @@ import org.etw4j.RawEventRecord;
 /**
  * What every {@link EventStream} shares, whatever its source (the model of JFR's
  * {@code jdk.jfr.internal.consumer.AbstractEventStream}): the handlers and their dispatch, loss and error reports,
- * the counters and the lifecycle (start once, close from any thread, close actions once, termination). A source
- * writes only its loop ({@link #run()}) and says how to stop and release it.
+ * the counters and what each step of the lifecycle ({@link StreamLifecycle}: start once, close from any thread, close
+ * actions once, termination) does. A source writes only its loop ({@link #run()}) and says how to stop and release it.
  *
  * <p>Thread-safe as {@link EventStream} says; the counters each have one writing thread (the delivery or the handler
  * thread), so volatile suffices.
@@ -24,19 +21,13 @@ import org.etw4j.RawEventRecord;
 abstract class AbstractEventStream implements EventStream {
     static final System.Logger LOG = System.getLogger(EventStream.class.getName());
 
-    private enum State { NEW, RUNNING, DONE }
-
     final String description;
     final StreamOptions options;
     final RecordDecoding decoding;
 
-    private final Object lock = new Object();
     private final StreamHandlers handlers;
-    private State state = State.NEW;
-    private boolean closeCalled;
+    private final StreamLifecycle lifecycle = new StreamLifecycle();
     volatile boolean closing;
-    private final AtomicBoolean finished = new AtomicBoolean();
-    private final CountDownLatch terminated = new CountDownLatch(1);
 
     volatile long received;
     volatile long dispatched;
@@ -126,13 +117,13 @@ abstract class AbstractEventStream implements EventStream {
 
     @Override
     public void start() {
-        begin();
+        lifecycle.begin(description);
         runToTheEnd();
     }
 
     @Override
     public void startAsync() {
-        begin();
+        lifecycle.begin(description);
         Thread t = new Thread(this::runToTheEnd, "etw4j-stream-" + description);
         t.setDaemon(true);
         t.start();
@@ -151,12 +142,12 @@ abstract class AbstractEventStream implements EventStream {
 
     @Override
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return lifecycle.awaitTermination(timeout);
     }
 
     @Override
     public void awaitTermination() throws InterruptedException {
-        terminated.await();
+        lifecycle.awaitTermination();
     }
 
     @Override
@@ -177,47 +168,29 @@ abstract class AbstractEventStream implements EventStream {
 
     @Override
     public void close() {
-        boolean neverStarted;
-        synchronized (lock) {
-            if (closeCalled) {
-                return;
-            }
-            closeCalled = true;
-            closing = true;
-            neverStarted = state == State.NEW;
-            if (neverStarted) {
-                state = State.DONE;
-            }
+        StreamLifecycle.CloseRequest request = lifecycle.requestClose();
+        if (request == StreamLifecycle.CloseRequest.REPEATED) {
+            return;
         }
+        closing = true;
         stopSource();
-        if (neverStarted) {
+        if (request == StreamLifecycle.CloseRequest.BEFORE_START) {
             finish();
         }
     }
 
-    private void begin() {
-        synchronized (lock) {
-            if (state != State.NEW || closing) {
-                throw new IllegalStateException("the stream over " + description + " was " + (closing ? "closed" : "started") + " already");
-            }
-            state = State.RUNNING;
-        }
-    }
 
     private void finish() {
-        if (!finished.compareAndSet(false, true)) {
+        if (!lifecycle.claimFinish()) {
             return;
         }
         closing = true;
         stopSource();
         release();
-        synchronized (lock) {
-            state = State.DONE;
-            closeCalled = true;
-        }
+        lifecycle.markDone();
         reportUndelivered();
         handlers.runCloseActions();
-        terminated.countDown();
+        lifecycle.terminate();
     }
 
     /**

@@ -92,6 +92,33 @@ class EventStreamFileTest {
         assertEquals(0, backwards.get(), "time order");
     }
 
+    /**
+     * The lifecycle's rules ({@code StreamLifecycle}): a stream starts once; a stream closed before its start never
+     * starts, runs its close actions once (on the closing thread) and is terminated; a repeated close does nothing.
+     */
+    @Test
+    void aStreamStartsOnceAndAStreamClosedBeforeItsStartRunsItsCloseActionsOnce() throws Exception {
+        Path file = CorpusFiles.file("perfview__gcevents.etl");
+        try (EventStream s = EventStream.openFiles(file)) {
+            s.start();
+            IllegalStateException again = assertThrows(IllegalStateException.class, s::start);
+            assertTrue(again.getMessage().endsWith(" was closed already"), again.getMessage());
+        }
+        EventStream unstarted = EventStream.openFiles(file);
+        AtomicLong closeActions = new AtomicLong();
+        AtomicLong events = new AtomicLong();
+        unstarted.onEvent(e -> events.incrementAndGet()).onClose(closeActions::incrementAndGet);
+        unstarted.close();
+        unstarted.close();
+        assertTrue(unstarted.isClosed());
+        assertTrue(unstarted.awaitTermination(java.time.Duration.ZERO), "terminated by the close, without a start");
+        assertEquals(1, closeActions.get());
+        IllegalStateException late = assertThrows(IllegalStateException.class, unstarted::startAsync);
+        assertTrue(late.getMessage().endsWith(" was closed already"), late.getMessage());
+        assertEquals(0, events.get());
+        assertEquals(1, closeActions.get());
+    }
+
     @Test
     void severalFilesMergeInTimeOrder() throws Exception {
         Path a = CorpusFiles.file("perfview__diaghub.diaghub.kernel.1.etl");
