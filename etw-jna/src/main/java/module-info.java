@@ -7,9 +7,11 @@ module org.etw4j.jna {
     requires transitive org.etw4j.api; // its types (EtwBackend, Guid...) are in this module's API
     requires com.sun.jna;
 
+    // What applications call: JnaBackend (the backend's view: callback failures) and CallbackFailure.
     exports org.etw4j.jna;
-    // JNA binds the native methods of Advapi32 and calls NativeEnableCallback by reflection.
+    // The SPI implementation (JnaEtwBackend, its factory, registrations) and the native binding: not application
+    // API. JNA binds the native methods of Advapi32 and calls NativeEnableCallback by reflection.
     exports org.etw4j.jna.internal to com.sun.jna;
 
-    provides org.etw4j.spi.EtwBackendFactory with org.etw4j.jna.JnaBackendFactory;
+    provides org.etw4j.spi.EtwBackendFactory with org.etw4j.jna.internal.JnaBackendFactory;
 }

@@ -139,7 +139,6 @@ public record Guid(long mostSignificantBits, long leastSignificantBits) implemen
         return new UUID(mostSignificantBits, leastSignificantBits);
     }
 
-    /** Lower-case canonical form without braces, e.g. {@code b3864c38-4273-58c5-545b-8b3608343471}. */
     /**
      * Equal when both halves are: written out because the record's generated {@code equals} (an
      * {@code ObjectMethods} method-handle chain) did not inline on the read path, where provider ids are compared
@@ -157,6 +156,7 @@ public record Guid(long mostSignificantBits, long leastSignificantBits) implemen
         return 31 * Long.hashCode(mostSignificantBits) + Long.hashCode(leastSignificantBits);
     }
 
+    /** Lower-case canonical form without braces, e.g. {@code b3864c38-4273-58c5-545b-8b3608343471}. */
     @Override
     public String toString() {
         return toUuid().toString().toLowerCase(Locale.ROOT);

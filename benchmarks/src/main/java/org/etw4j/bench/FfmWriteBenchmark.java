@@ -18,6 +18,8 @@ import org.etw4j.nativebindings.windows.WindowsLibraries;
 import org.etw4j.provider.EventData;
 import org.etw4j.provider.PayloadBuffer;
 import org.etw4j.spi.EnableCallback;
+import org.etw4j.spi.EtwBackend;
+import org.etw4j.spi.EtwBackends;
 import org.etw4j.spi.ProviderRegistration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -112,7 +114,7 @@ public class FfmWriteBenchmark {
         System.setProperty(JNA_LIBRARY_PROPERTY, library);
 
         WindowsBackend ffmBackend = WindowsBackend.create();
-        JnaBackend jnaBackend = new JnaBackend();
+        EtwBackend jnaBackend = EtwBackends.spi(JnaBackend.create().backend());
         checkOneLibraryInstance(library);
         ffm = ffmBackend.registerProvider(FFM_PROVIDER, IGNORE_NOTIFICATIONS);
         jna = jnaBackend.registerProvider(JNA_PROVIDER, IGNORE_NOTIFICATIONS);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
@@ -30,6 +29,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.etw4j.Backend;
+import org.etw4j.testing.BuildSources;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -252,35 +252,15 @@ class PublicApiTest {
 
     // ---- who uses the packages etw-api does not export to everyone ----
 
-    /** The repository root: the parent of this module's directory. */
-    private static Path root() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertTrue(Files.isRegularFile(root.resolve("pom.xml")) && Files.isDirectory(root.resolve("etw-api")),
-                "the build's root is beside etw-api: " + root);
-        return root;
-    }
-
     /** Each module directory of the build (a pom.xml and sources) to its JPMS name, or "" without a descriptor. */
-    private static Map<Path, String> modules(Path root) throws IOException {
+    private static Map<Path, String> modules(Path root) {
         Map<Path, String> out = new TreeMap<>();
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path d : (Iterable<Path>) dirs::iterator) {
-                if (Files.isRegularFile(d.resolve("pom.xml")) && Files.isDirectory(d.resolve("src"))) {
-                    Path info = d.resolve("src/main/java/module-info.java");
-                    Matcher m = MODULE.matcher(Files.isRegularFile(info) ? read(info) : "");
-                    out.put(d, m.find() ? m.group(1) : "");
-                }
-            }
+        for (Path d : BuildSources.modules(root)) {
+            Path info = d.resolve("src/main/java/module-info.java");
+            Matcher m = MODULE.matcher(Files.isRegularFile(info) ? BuildSources.read(info) : "");
+            out.put(d, m.find() ? m.group(1) : "");
         }
         return out;
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** The packages of {@code source} that {@code module} may not use: qualified-only packages not exported to it. */
@@ -299,7 +279,7 @@ class PublicApiTest {
 
     @Test
     void onlyTheModulesTheDescriptorNamesUseSpiFormatSimAndInternal() throws IOException {
-        Path root = root();
+        Path root = BuildSources.root("etw-api");
         Map<String, Set<String>> exports = exports();
         Map<Path, String> modules = modules(root);
         assertTrue(modules.values().containsAll(List.of("org.etw4j.consumer", "org.etw4j.cli", "")),
@@ -310,13 +290,9 @@ class PublicApiTest {
             if (module.getKey().getFileName().toString().equals("etw-api")) {
                 continue; // its own packages
             }
-            List<Path> files;
-            try (Stream<Path> walk = Files.walk(module.getKey().resolve("src"))) {
-                files = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-            }
-            for (Path f : files) {
-                String file = root.relativize(f).toString().replace('\\', '/');
-                List<String> used = forbidden(read(f), module.getValue(), exports);
+            for (Path f : BuildSources.javaFiles(module.getKey())) {
+                String file = BuildSources.relative(root, f);
+                List<String> used = forbidden(BuildSources.read(f), module.getValue(), exports);
                 String exception = NAMED_EXCEPTIONS.entrySet().stream().filter(e -> file.startsWith(e.getKey()))
                         .map(Map.Entry::getKey).findFirst().orElse(null);
                 if (used.isEmpty()) {

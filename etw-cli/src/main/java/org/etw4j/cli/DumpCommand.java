@@ -81,9 +81,8 @@ final class DumpCommand implements Callable<Integer> {
         if (limit < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-events must be >= 0");
         }
-        ReadSettings.Builder settings = providers(ReadSettings.builder(), providers, "--provider")
-                .manifest(DemoEvents.manifestBytes()).warnings(warnings);
-        manifests.forEach(settings::manifest);
+        ReadSettings.Builder settings = manifests(providers(ReadSettings.builder(), providers, "--provider"), manifests)
+                .warnings(warnings);
         EventFormatter output = formatter(spec.commandLine().getOut(), format);
         try (Progress progress = Progress.start(spec.commandLine().getErr(), "reading processes and volumes", 0);
              TraceFile in = TraceFile.open(settings.build(), files)) {
@@ -134,6 +133,16 @@ final class DumpCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException(option + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code settings} with the manifests the reading commands decode with: the etw4j-Demo provider's built-in one
+     * (so that files made by {@code etw record --demo-load} decode), then the {@code --manifest} files in order.
+     */
+    static ReadSettings.Builder manifests(ReadSettings.Builder settings, List<Path> manifests) throws IOException {
+        settings.manifest(DemoEvents.manifestBytes());
+        manifests.forEach(settings::manifest);
+        return settings;
     }
 
     /**

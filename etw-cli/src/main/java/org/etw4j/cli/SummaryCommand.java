@@ -151,10 +151,8 @@ final class SummaryCommand implements Callable<Integer> {
      * and the reader's tally of events no schema describes.
      */
     static ReadSettings settings(List<Path> manifests) throws IOException {
-        ReadSettings.Builder b = ReadSettings.builder().manifest(DemoEvents.manifestBytes())
-                .traceContext(ReadSettings.TraceContext.NONE).tallyUndecoded(true);
-        manifests.forEach(b::manifest);
-        return b.build();
+        return DumpCommand.manifests(ReadSettings.builder(), manifests)
+                .traceContext(ReadSettings.TraceContext.NONE).tallyUndecoded(true).build();
     }
 
     /**

@@ -87,8 +87,7 @@ final class TimelineCommand implements Callable<Integer> {
         }
         // An empty provider name is a usage error; the manifests are read when the write starts.
         DumpCommand.providers(ReadSettings.builder(), providers, "--providers");
-        ReadSettings.Builder decoding = ReadSettings.builder().manifest(DemoEvents.manifestBytes());
-        manifests.forEach(decoding::manifest);
+        ReadSettings.Builder decoding = DumpCommand.manifests(ReadSettings.builder(), manifests);
         PrintWriter err = spec.commandLine().getErr();
         TraceWarnings warnings = new TraceWarnings();
         List<EtlFile> open = new ArrayList<>();

@@ -13,6 +13,8 @@ import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.SessionConfig;
+import org.etw4j.jna.internal.SimEngine;
+import org.etw4j.jna.internal.StandIn;
 import org.etw4j.provider.ControlCode;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
@@ -84,7 +86,7 @@ public final class JnaProviderChild {
             session.enableProvider(id, EnableParameters.of(Level.VERBOSE, 0x1));
         }
         CountDownLatch enabled = new CountDownLatch(1);
-        try (EtwProvider p = EtwProvider.builder(id).backend(new JnaBackend()).onEnable((pr, n) -> {
+        try (EtwProvider p = EtwProvider.builder(id).backend(JnaBackend.create().backend()).onEnable((pr, n) -> {
             if (n.controlCode() == ControlCode.ENABLE_PROVIDER) {
                 System.out.println("ENABLED " + n.level() + " " + n.matchAnyKeyword());
                 enabled.countDown();

@@ -17,6 +17,7 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Level;
 import org.etw4j.jna.internal.Advapi32;
+import org.etw4j.jna.internal.JnaEtwBackend;
 import org.etw4j.provider.EventData;
 import org.etw4j.spi.ProviderRegistration;
 import org.junit.jupiter.api.Assumptions;
@@ -47,7 +48,7 @@ class JnaRealEtwTest {
         String session = "etw4j-jna-" + UUID.randomUUID();
         Path etl = dir.resolve("jna.etl");
         BlockingQueue<Notification> seen = new LinkedBlockingQueue<>();
-        JnaBackend jna = new JnaBackend();
+        JnaEtwBackend jna = new JnaEtwBackend();
         try (ProviderRegistration reg = jna.registerProvider(provider,
                 (code, source, level, any, all, filters) -> seen.add(new Notification(code, level, any, all)))) {
             int started = logman("start", session, "-p", provider.toBracedString(), "0x0f", "4", "-o",

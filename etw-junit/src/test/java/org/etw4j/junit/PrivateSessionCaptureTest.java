@@ -8,8 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.etw4j.Level;
 import org.etw4j.consumer.EventRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,21 +16,9 @@ import org.junit.jupiter.api.Test;
  * real-time capture. Here on the simulated ETW; the Windows case is RealEtwTest's private-session test.
  */
 @EtwTest(providers = OrderService.PROVIDER, privateSession = true)
-class PrivateSessionCaptureTest {
+class PrivateSessionCaptureTest extends WithOrderService {
     /** evntcons.h (Windows SDK, mingw-w64 alike): the header flag of an event a private session delivered. */
     private static final int EVENT_HEADER_FLAG_PRIVATE_SESSION = 0x0002;
-
-    private OrderService service;
-
-    @BeforeEach
-    void open() {
-        service = new OrderService();
-    }
-
-    @AfterEach
-    void close() {
-        service.close();
-    }
 
     @Test
     void theEventsArriveThroughThePrivateSessionsFile(CapturedEvents events) {

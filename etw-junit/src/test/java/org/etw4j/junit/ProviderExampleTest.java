@@ -10,25 +10,11 @@ import org.etw4j.controller.TraceSession;
 import org.etw4j.Level;
 import org.etw4j.Opcode;
 import org.etw4j.consumer.EventRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The example of the README: testing the events of an instrumented service with {@code @EtwTest}. */
 @EtwTest(providers = OrderService.PROVIDER)
-class ProviderExampleTest {
-    private OrderService service;
-
-    @BeforeEach
-    void open() {
-        service = new OrderService();
-    }
-
-    @AfterEach
-    void close() {
-        service.close();
-    }
-
+class ProviderExampleTest extends WithOrderService {
     @Test
     void placingAnOrderLogsItsEventsWithTheirFields(CapturedEvents events) {
         service.place("A-17", new String[] {"book", "pen"}, 23.5, true);

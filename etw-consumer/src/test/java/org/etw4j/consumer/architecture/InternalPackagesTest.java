@@ -3,9 +3,6 @@ package org.etw4j.consumer.architecture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +12,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import org.etw4j.testing.BuildSources;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,51 +26,13 @@ class InternalPackagesTest {
     private static final Pattern INTERNAL = Pattern.compile("\\borg\\.etw4j(?:\\.[a-z0-9_]+)*\\.internal(?:\\.[a-z0-9_]+)*");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([a-z0-9_.]+)\\s*;");
 
-    /** The repository root: the parent of this module's directory, the one whose pom.xml lists the modules. */
-    private static Path root() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertTrue(Files.isRegularFile(root.resolve("pom.xml")) && Files.isDirectory(root.resolve("etw-consumer")),
-                "the build's root is beside etw-consumer: " + root);
-        return root;
-    }
-
-    /** The module directories of the build: those with a pom.xml and Java sources. */
-    private static List<Path> modules(Path root) throws IOException {
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path d : (Iterable<Path>) dirs.sorted()::iterator) {
-                if (Files.isRegularFile(d.resolve("pom.xml")) && Files.isDirectory(d.resolve("src"))) {
-                    out.add(d);
-                }
-            }
-        }
-        return out;
-    }
-
-    private static List<Path> javaFiles(Path module) {
-        Path src = module.resolve("src");
-        try (Stream<Path> files = Files.walk(src)) {
-            return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** The internal packages each module declares in its main sources. */
     private static Map<Path, Set<String>> declared(List<Path> modules) {
         Map<Path, Set<String>> out = new TreeMap<>();
         for (Path m : modules) {
             Set<String> pkgs = new TreeSet<>();
-            for (Path f : javaFiles(m)) {
-                Matcher pm = PACKAGE.matcher(read(f));
+            for (Path f : BuildSources.javaFiles(m)) {
+                Matcher pm = PACKAGE.matcher(BuildSources.read(f));
                 if (f.startsWith(m.resolve("src/main")) && pm.find() && INTERNAL.matcher(pm.group(1)).matches()) {
                     pkgs.add(pm.group(1));
                 }
@@ -107,16 +66,16 @@ class InternalPackagesTest {
     }
 
     @Test
-    void noModuleReferencesAnotherModulesInternalPackages() throws IOException {
-        Path root = root();
-        List<Path> modules = modules(root);
+    void noModuleReferencesAnotherModulesInternalPackages() {
+        Path root = BuildSources.root("etw-consumer");
+        List<Path> modules = BuildSources.modules(root);
         Map<Path, Set<String>> declared = declared(modules);
         List<String> offences = new ArrayList<>();
         Set<String> excepted = new TreeSet<>();
         for (Path m : modules) {
-            for (Path f : javaFiles(m)) {
-                String file = root.relativize(f).toString().replace('\\', '/');
-                for (String used : foreignInternals(read(f), declared.get(m))) {
+            for (Path f : BuildSources.javaFiles(m)) {
+                String file = BuildSources.relative(root, f);
+                for (String used : foreignInternals(BuildSources.read(f), declared.get(m))) {
                     if (NAMED_EXCEPTIONS.containsKey(file)) {
                         excepted.add(file);
                     } else {
@@ -170,9 +129,9 @@ class InternalPackagesTest {
 
     /** The scan sees the modules that run on the class path, and finds the consumer's own internal package. */
     @Test
-    void theScanCoversTheBuild() throws IOException {
-        Path root = root();
-        List<Path> modules = modules(root);
+    void theScanCoversTheBuild() {
+        Path root = BuildSources.root("etw-consumer");
+        List<Path> modules = BuildSources.modules(root);
         List<String> names = modules.stream().map(p -> p.getFileName().toString()).toList();
         assertTrue(names.containsAll(List.of("etw-consumer", "etw-spark", "etw-cli", "etw-junit", "benchmarks",
                 "etw-api")), "modules found: " + names);

@@ -3,9 +3,6 @@ package org.etw4j.consumer.architecture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +11,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import org.etw4j.testing.BuildSources;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,27 +86,12 @@ class OneReadPathTest {
                     "measures the decode and format stages alone (JMH) on the records CorpusLoop reads through"
                             + " TraceFile"));
 
-    /** The repository root: the parent of this module's directory. */
-    private static Path root() {
-        Path root = Path.of("").toAbsolutePath().getParent();
-        assertTrue(Files.isRegularFile(root.resolve("pom.xml")) && Files.isDirectory(root.resolve("etw-consumer")),
-                "the build's root is beside etw-consumer: " + root);
-        return root;
-    }
-
     /** The main Java sources of every module of the build, by path from the root. */
-    private static Map<String, Path> mainSources(Path root) throws IOException {
+    private static Map<String, Path> mainSources(Path root) {
         Map<String, Path> out = new TreeMap<>();
-        try (Stream<Path> dirs = Files.list(root)) {
-            for (Path m : (Iterable<Path>) dirs.sorted()::iterator) {
-                Path src = m.resolve("src/main/java");
-                if (!Files.isRegularFile(m.resolve("pom.xml")) || !Files.isDirectory(src)) {
-                    continue;
-                }
-                try (Stream<Path> files = Files.walk(src)) {
-                    files.filter(p -> p.toString().endsWith(".java"))
-                            .forEach(p -> out.put(root.relativize(p).toString().replace('\\', '/'), p));
-                }
+        for (Path m : BuildSources.modules(root)) {
+            for (Path p : BuildSources.javaFiles(m, "main")) {
+                out.put(BuildSources.relative(root, p), p);
             }
         }
         return out;
@@ -170,21 +152,13 @@ class OneReadPathTest {
         return out;
     }
 
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     @Test
-    void noMainFileOutsideThePipelineReadsRecordsOrDecodesOnItsOwn() throws IOException {
-        Path root = root();
+    void noMainFileOutsideThePipelineReadsRecordsOrDecodesOnItsOwn() {
+        Path root = BuildSources.root("etw-consumer");
         List<String> offences = new ArrayList<>();
         TreeSet<String> used = new TreeSet<>();
         for (Map.Entry<String, Path> f : mainSources(root).entrySet()) {
-            List<String> what = ownReadPath(read(f.getValue()));
+            List<String> what = ownReadPath(BuildSources.read(f.getValue()));
             if (what.isEmpty()) {
                 continue;
             }
@@ -202,8 +176,8 @@ class OneReadPathTest {
 
     /** The scan reaches the client modules that used to read on their own. */
     @Test
-    void theScanCoversTheClients() throws IOException {
-        Map<String, Path> sources = mainSources(root());
+    void theScanCoversTheClients() {
+        Map<String, Path> sources = mainSources(BuildSources.root("etw-consumer"));
         for (String client : List.of("etw-cli/src/main/java/org/etw4j/cli/SummaryCommand.java",
                 "etw-spark/src/main/java/org/etw4j/spark/EtlPartitionReader.java",
                 "etw-report/src/main/java/org/etw4j/report/EventRate.java",

@@ -47,7 +47,6 @@ final class KernelTraceEventTable {
         }
     }
 
-    /** A layout, or why there is none. */
     /**
      * A layout built from the facts ({@code fields}), or why none can be ({@code why}, {@code fields} null);
      * {@code note} (or {@code null}) says which bytes of a built layout TraceEvent reads no field from.

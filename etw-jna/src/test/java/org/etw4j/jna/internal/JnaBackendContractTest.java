@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,7 +24,7 @@ class JnaBackendContractTest extends BackendContractTest {
         engine = SimEngine.install();
         SimulatedBackend sim = new SimulatedBackend();
         engine.route(sim);
-        composite = new JnaProvidersSimulatedSessions(new JnaBackend(), sim);
+        composite = new JnaProvidersSimulatedSessions(new JnaEtwBackend(), sim);
         return composite;
     }
 

@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.Assumptions;

@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Assumptions;
  * calling test is skipped with a message saying so; with env {@code CI=true} it fails instead, because CI
  * always has gcc and a skip there would hide a broken build.
  */
-final class StandIn {
+public final class StandIn {
     /** System property (set by surefire) with the library path. */
-    static final String PROPERTY = "etw4j.standin.library";
+    public static final String PROPERTY = "etw4j.standin.library";
 
     private static volatile Exports exports;
 

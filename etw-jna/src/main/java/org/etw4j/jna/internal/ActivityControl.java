@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 /**
  * The {@code EVENT_ACTIVITY_CTRL_*} codes of {@code EventActivityIdControl} (evntprov.h; meanings from

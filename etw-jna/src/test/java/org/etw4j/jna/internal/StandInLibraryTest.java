@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -91,7 +91,7 @@ class StandInLibraryTest {
     void eventEnabledAndEventProviderEnabledForwardToTheEngine() {
         SimulatedBackend sim = new SimulatedBackend();
         engine.route(sim);
-        JnaBackend jna = new JnaBackend();
+        JnaEtwBackend jna = new JnaEtwBackend();
         Guid id = new Guid(0x51_0000L, 0x42L);
         try (JnaRegistration r = (JnaRegistration) jna.registerProvider(id, (c, s, l, a, al, f) -> { });
              TraceSession s = TraceSession.start(SessionConfig.realTime("standin-enabled").build(), sim)) {

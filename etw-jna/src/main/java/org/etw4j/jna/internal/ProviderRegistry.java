@@ -1,11 +1,10 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import com.sun.jna.CallbackThreadInitializer;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.etw4j.jna.internal.NativeEnableCallback;
 
 /**
  * The process-wide table from enable-callback context ids to live registrations, and the one native enable

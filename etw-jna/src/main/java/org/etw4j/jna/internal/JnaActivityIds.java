@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import java.util.function.Supplier;
 import org.etw4j.Guid;

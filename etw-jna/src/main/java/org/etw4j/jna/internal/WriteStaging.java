@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
@@ -9,7 +9,6 @@ import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
-import org.etw4j.jna.internal.Advapi32;
 import org.etw4j.provider.EventData;
 
 /**

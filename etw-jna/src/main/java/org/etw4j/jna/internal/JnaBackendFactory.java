@@ -1,13 +1,12 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import com.sun.jna.Native;
 import java.util.Locale;
-import org.etw4j.jna.internal.Advapi32;
 import org.etw4j.spi.EtwBackend;
 import org.etw4j.spi.EtwBackendFactory;
 
 /**
- * ServiceLoader factory of the {@link JnaBackend}: name {@value JnaBackend#NAME}, priority {@value #PRIORITY},
+ * ServiceLoader factory of the {@link JnaEtwBackend}: name {@value JnaEtwBackend#NAME}, priority {@value #PRIORITY},
  * supported on 64-bit Windows when advapi32's provider functions load.
  *
  * <p>Stateless; thread-safe. The priority is above the simulated backend (0), so on Windows with Java 17/21
@@ -19,7 +18,7 @@ public final class JnaBackendFactory implements EtwBackendFactory {
 
     @Override
     public String name() {
-        return JnaBackend.NAME;
+        return JnaEtwBackend.NAME;
     }
 
     @Override
@@ -51,6 +50,6 @@ public final class JnaBackendFactory implements EtwBackendFactory {
 
     @Override
     public EtwBackend create() {
-        return new JnaBackend();
+        return new JnaEtwBackend();
     }
 }

@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +17,7 @@ import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,6 +32,8 @@ import org.etw4j.controller.EnableParameters;
 import org.etw4j.controller.EventFilter;
 import org.etw4j.controller.SessionConfig;
 import org.etw4j.controller.TraceSession;
+import org.etw4j.jna.CallbackFailure;
+import org.etw4j.jna.JnaBackend;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
 import org.etw4j.sim.SimulatedBackend;
@@ -52,7 +56,7 @@ class JnaBackendTest {
 
     private SimEngine engine;
     private SimulatedBackend sim;
-    private JnaBackend jna;
+    private JnaEtwBackend jna;
     private final List<AutoCloseable> cleanup = new ArrayList<>();
 
     @BeforeEach
@@ -60,7 +64,7 @@ class JnaBackendTest {
         engine = SimEngine.install();
         sim = new SimulatedBackend();
         engine.route(sim);
-        jna = new JnaBackend();
+        jna = new JnaEtwBackend();
     }
 
     @AfterEach
@@ -281,6 +285,28 @@ class JnaBackendTest {
         assertEquals(1, engine.unregistrations(id), "EventUnregister once");
         assertEquals(0, jna.callbackFailureCount());
         s.close();
+    }
+
+    /** What an application reads (the exported {@link JnaBackend} view) is what the backend recorded. */
+    @Test
+    void applicationsReadTheCallbackFailuresThroughTheJnaBackendView() {
+        Guid id = guid(18);
+        register(id, (c, s, l, x, y, f) -> {
+            throw new IllegalStateException("boom");
+        });
+        session("view", id, EnableParameters.of(Level.ERROR));
+        JnaBackend view = JnaBackend.of(jna).orElseThrow();
+        assertSame(jna, view.backend());
+        assertEquals(1, view.callbackFailureCount());
+        assertEquals(jna.callbackFailures(), view.callbackFailures());
+        assertEquals(id, view.callbackFailures().get(0).providerId());
+        assertEquals(jna.notificationsIgnoredAfterClose(), view.notificationsIgnoredAfterClose());
+        assertEquals(view, JnaBackend.of(jna).orElseThrow(), "two views of one backend are equal");
+        assertEquals(Optional.empty(), JnaBackend.of(sim), "another backend has no JNA view");
+        JnaBackend created = JnaBackend.create();
+        assertEquals(JnaBackend.NAME, created.backend().name());
+        assertInstanceOf(JnaEtwBackend.class, created.backend());
+        assertEquals(0, created.callbackFailureCount(), "a new backend has its own failures");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
@@ -43,7 +43,7 @@ import org.etw4j.spi.ProviderRegistration;
  * Unknown handles get ERROR_INVALID_HANDLE, as from ETW. Nothing thrown escapes an upcall: it is recorded in
  * {@link #errors()} (tests assert it stays empty) and answered with ERROR_INTERNAL_ERROR.
  */
-final class SimEngine {
+public final class SimEngine {
     static final int ERROR_INTERNAL_ERROR = 1359;
 
     private static SimEngine instance;
@@ -74,7 +74,7 @@ final class SimEngine {
     }
 
     /** The engine, installed in the stand-in (again, if a test uninstalled it); skips without the stand-in. */
-    static synchronized SimEngine install() {
+    public static synchronized SimEngine install() {
         if (instance == null) {
             instance = new SimEngine(StandIn.exports());
         }
@@ -83,7 +83,7 @@ final class SimEngine {
     }
 
     /** Routes the provider functions into {@code backend} from now on (registrations keep their own machine). */
-    void route(SimulatedBackend backend) {
+    public void route(SimulatedBackend backend) {
         this.sim = backend;
     }
 

@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
@@ -8,7 +8,7 @@ import org.etw4j.EtwException;
 import org.etw4j.EventDescriptor;
 import org.etw4j.Guid;
 import org.etw4j.Win32Error;
-import org.etw4j.jna.internal.Advapi32;
+import org.etw4j.jna.CallbackFailure;
 import org.etw4j.provider.EventData;
 import org.etw4j.provider.FilterData;
 import org.etw4j.spi.CloseGate;
@@ -33,14 +33,14 @@ import org.etw4j.spi.ProviderRegistration;
  * has returned.
  */
 final class JnaRegistration implements ProviderRegistration {
-    private final JnaBackend backend;
+    private final JnaEtwBackend backend;
     private final Guid providerId;
     private final EnableCallback callback;
     private final long id;
     private final CloseGate gate = new CloseGate();
     private volatile long handle;
 
-    private JnaRegistration(JnaBackend backend, Guid providerId, EnableCallback callback, long id) {
+    private JnaRegistration(JnaEtwBackend backend, Guid providerId, EnableCallback callback, long id) {
         this.backend = backend;
         this.providerId = providerId;
         this.callback = callback;
@@ -52,7 +52,7 @@ final class JnaRegistration implements ProviderRegistration {
      *
      * @throws EtwException naming EventRegister when it fails
      */
-    static JnaRegistration register(JnaBackend backend, Guid providerId, EnableCallback callback) {
+    static JnaRegistration register(JnaEtwBackend backend, Guid providerId, EnableCallback callback) {
         ProviderRegistry registry = ProviderRegistry.INSTANCE;
         long id = registry.newId();
         JnaRegistration r = new JnaRegistration(backend, providerId, callback, id);

@@ -1,4 +1,4 @@
-package org.etw4j.jna;
+package org.etw4j.jna.internal;
 
 import java.util.List;
 import org.etw4j.Guid;
@@ -14,22 +14,22 @@ import org.etw4j.spi.SessionControl;
 import org.etw4j.spi.TraceConsumer;
 
 /**
- * A backend for the contract suite: providers and activity ids through the {@link JnaBackend} (native path,
+ * A backend for the contract suite: providers and activity ids through the {@link JnaEtwBackend} (native path,
  * stand-in library, {@link SimEngine}), sessions and consumers straight on the same {@link SimulatedBackend}
  * the engine routes into. So every provider-side rule is checked through JNA, with the simulator as ETW.
  *
  * <p>Thread-safe (both halves are); test code.
  */
 final class JnaProvidersSimulatedSessions implements EtwBackend {
-    private final JnaBackend providers;
+    private final JnaEtwBackend providers;
     private final SimulatedBackend sessions;
 
-    JnaProvidersSimulatedSessions(JnaBackend providers, SimulatedBackend sessions) {
+    JnaProvidersSimulatedSessions(JnaEtwBackend providers, SimulatedBackend sessions) {
         this.providers = providers;
         this.sessions = sessions;
     }
 
-    JnaBackend providers() {
+    JnaEtwBackend providers() {
         return providers;
     }
 
