@@ -63,9 +63,6 @@ class DocSnippetsTest {
                     + " java.util.function.DoubleConsumer barSet = f -> { }; class Bar { void set(double f) { } }"
                     + " Bar bar = new Bar();",
             "Timeline.Summary s = Timeline.write(", "StringBuilder writer = new StringBuilder();",
-            "EventView view = new EventView(decoder);", "EventDecoder decoder = new EventDecoder();"
-                    + " EtlCursor cursor = EtlFile.open(Path.of(\"trace.etl\")).cursor();"
-                    + " EtlRecordEvent record = new EtlRecordEvent(); StringBuilder line = new StringBuilder();",
             "try (JfrToEtw bridge = JfrToEtw.start(", "",
             ".timeRange(from, to)", "Instant from = null; Instant to = null;",
             "service.handle(\"/index\");", "static class Service { void handle(String path) { } } Service service = new Service();");
