@@ -7,7 +7,7 @@ import org.etw4j.consumer.ReadSetupException;
 import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.internal.decode.ManifestRegistry;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.etl.EtlRecordView;
 
 /**
@@ -51,11 +51,6 @@ final class CorpusLoop implements AutoCloseable {
 
     /** The next record's view, valid until the next call. */
     EtlRecordView nextView() {
-        return next().view();
-    }
-
-    /** The next record as the decoder's input, valid until the next call. */
-    EtlRecordEvent next() {
         if (!in.hasMoreEvents()) {
             in.rewind();
             in.hasMoreEvents();
@@ -64,9 +59,14 @@ final class CorpusLoop implements AutoCloseable {
         return in.record();
     }
 
+    /** The next record as the decoder's input ({@code EVENT_RECORD} form), valid until the next call. */
+    RawEventRecord next() {
+        return nextView().asRawEventRecord();
+    }
+
     /** The current record's view (the one {@link #next()} presented). */
     EtlRecordView view() {
-        return in.record().view();
+        return in.record();
     }
 
     /** A reader of one whole pass over the file, for benchmarks that make whole passes (the caller closes it). */

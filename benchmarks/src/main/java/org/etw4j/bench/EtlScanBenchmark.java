@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventDecoder;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,7 +61,7 @@ public class EtlScanBenchmark {
         return loop.nextView();
     }
 
-    private EtlRecordEvent next() {
+    private RawEventRecord next() {
         return loop.next();
     }
 

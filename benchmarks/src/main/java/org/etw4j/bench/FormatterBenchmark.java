@@ -5,7 +5,7 @@ import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.EventView;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
@@ -67,14 +67,14 @@ public class FormatterBenchmark {
 
     @Benchmark
     public void format() {
-        EtlRecordEvent r = loop.next();
+        RawEventRecord r = loop.next();
         EventFormatterAccess.write(formatter, r, view.decode(r), loop.view().timestampInstant());
     }
 
     /** The peer: the same decode and timestamp, nothing written. */
     @Benchmark
     public void decodeOnly(Blackhole bh) {
-        EtlRecordEvent r = loop.next();
+        RawEventRecord r = loop.next();
         bh.consume(view.decode(r).fieldCount());
         bh.consume(loop.view().timestampInstant());
     }

@@ -6,7 +6,7 @@ import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.EventView;
 import org.etw4j.consumer.TraceFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.RawEventRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,7 +66,7 @@ public class ViewDecodeBenchmark {
         loop.close();
     }
 
-    private EtlRecordEvent next() {
+    private RawEventRecord next() {
         return loop.next();
     }
 
@@ -92,7 +92,7 @@ public class ViewDecodeBenchmark {
         try (TraceFile in = loop.pass()) {
             while (in.hasMoreEvents()) {
                 in.readEvent();
-                bh.consume(view.decode(in.record()).fieldCount());
+                bh.consume(view.decode(in.record().asRawEventRecord()).fieldCount());
                 n++;
             }
         }
@@ -106,7 +106,7 @@ public class ViewDecodeBenchmark {
         try (TraceFile in = loop.pass()) {
             while (in.hasMoreEvents()) {
                 in.readEvent();
-                bh.consume(decoder.decode(in.record()));
+                bh.consume(decoder.decode(in.record().asRawEventRecord()));
                 n++;
             }
         }

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  *       the consumer's internals.</li>
  * </ul>
  */
-class PublicApiTest {
+public class PublicApiTest {
 
     private static final Pattern QUALIFIED = Pattern.compile("\\borg\\.etw4j\\.(spi|format|sim|internal)\\.[A-Z]\\w*");
     private static final Pattern MODULE = Pattern.compile("(?m)^\\s*(?:open\\s+)?module\\s+([\\w.]+)\\s*\\{");
@@ -97,7 +97,7 @@ class PublicApiTest {
         Set<String> everyone = exportedToEveryone();
         List<String> offences = new ArrayList<>();
         int checked = 0;
-        for (Class<?> c : publicTypes(everyone)) {
+        for (Class<?> c : publicTypes(classes(), everyone)) {
             checked++;
             for (Use use : signatures(c)) {
                 String pkg = use.type().getPackageName();
@@ -133,15 +133,18 @@ class PublicApiTest {
     }
 
     /** A type a signature names, and where. */
-    record Use(String where, Class<?> type) {
+    public record Use(String where, Class<?> type) {
         @Override
         public String toString() {
             return where + ": " + type.getName();
         }
     }
 
-    /** Every type a public or protected member or supertype of {@code c} names. */
-    static List<Use> signatures(Class<?> c) {
+    /**
+     * Every type a public or protected member or supertype of {@code c} names (public: etw-consumer's
+     * {@code PublicFaceTest} checks its exported packages with the same scan).
+     */
+    public static List<Use> signatures(Class<?> c) {
         List<Use> out = new ArrayList<>();
         String n = c.getName();
         add(out, n + " extends", c.getGenericSuperclass());
@@ -215,10 +218,12 @@ class PublicApiTest {
         }
     }
 
-    /** The public top-level types of {@code packages} in etw-api's classes, and their public nested types. */
-    private static List<Class<?>> publicTypes(Set<String> packages) throws IOException {
+    /**
+     * The public top-level types of {@code packages} in the compiled {@code classes} folder, and their public nested
+     * types (public: etw-consumer's {@code PublicFaceTest} lists its exported packages' types with it).
+     */
+    public static List<Class<?>> publicTypes(Path classes, Set<String> packages) throws IOException {
         List<Class<?>> out = new ArrayList<>();
-        Path classes = classes();
         for (String pkg : packages) {
             Path dir = classes.resolve(pkg.replace('.', '/'));
             try (Stream<Path> files = Files.list(dir)) {

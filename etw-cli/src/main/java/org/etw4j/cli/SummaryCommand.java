@@ -166,7 +166,7 @@ final class SummaryCommand implements Callable<Integer> {
         TraceFile in = TraceFile.over(settings, List.of(file));
         while (in.hasMoreEvents()) {
             in.readEvent();
-            summary.add(in.record().view());
+            summary.add(in.record());
         }
         return in.undecoded();
     }

@@ -17,7 +17,7 @@ import org.etw4j.RawEventRecord;
 import org.etw4j.TimestampConverter;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventView;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.internal.EventFormatterAccess;

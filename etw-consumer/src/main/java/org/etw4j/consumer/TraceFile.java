@@ -8,7 +8,8 @@ import java.util.Objects;
 import org.etw4j.consumer.internal.decode.EventView;
 import org.etw4j.consumer.internal.decode.ProviderSelection;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.etl.EtlRecordView;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.internal.DecodedKinds;
 import org.etw4j.consumer.internal.FilePass;
 
@@ -318,18 +319,18 @@ public final class TraceFile implements AutoCloseable {
     }
 
     /**
-     * The raw record of the event last returned by {@link #readEvent()} (valid as long as that event): its header as
-     * stored ({@link EtlRecordEvent#view()}: kind, buffer index, offset, stored timestamp) and in the
-     * {@code EVENT_RECORD} form the decoder reads, for clients that read headers only or measure a stage of the
-     * pipeline on the record it presents.
+     * The raw record of the event last returned by {@link #readEvent()}, as stored (valid as long as that event):
+     * the raw tier's view ({@link EtlRecordView}: header kind, buffer index, offset, stored timestamp, bytes; its
+     * {@link EtlRecordView#asRawEventRecord()} is the {@code EVENT_RECORD} form the decoder reads), for clients that
+     * read headers only or measure a stage of the pipeline on the record it presents.
      *
      * @throws IllegalStateException when no event was read yet
      */
-    public EtlRecordEvent record() {
+    public EtlRecordView record() {
         if (current == null) {
             throw new IllegalStateException("no event read yet");
         }
-        return current;
+        return current.view();
     }
 
     /**

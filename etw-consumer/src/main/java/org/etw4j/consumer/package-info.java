@@ -26,8 +26,9 @@
  *       {@code TraceFile.undecoded()}: an {@link org.etw4j.consumer.UndecodedEvents}, each kind with why);</li>
  *   <li>the providers the settings' manifests declare ({@code ReadSettings.manifestProviders()}: name, GUID,
  *       events), to resolve provider names before a session or a read starts;</li>
- *   <li>files the client opened itself ({@code TraceFile.over}), the raw record of each event
- *       ({@code TraceFile.record()}), and reading again from the start ({@code TraceFile.rewind()}).</li>
+ *   <li>files the client opened itself ({@code TraceFile.over}), the raw record of each event as the raw tier's
+ *       record view ({@code TraceFile.record()}, an {@link org.etw4j.consumer.etl.EtlRecordView}), and reading again
+ *       from the start ({@code TraceFile.rewind()}).</li>
  * </ul>
  *
  * <p>Threading: a {@code TraceFile} is read by one thread; an {@code EventStream} is thread-safe and runs all its
@@ -41,7 +42,8 @@
  * with its start and stop, as the trace model lists them, is a {@link org.etw4j.consumer.ProcessLifetime}) are the
  * event as {@code etw dump} shows it: decoded, then shown through the trace context (drive-letter paths, file names of file
  * keys, the attributed process), as TraceEvent and WPA present events. {@code toString()} and {@code toJson()} are
- * dump's text and JSON Lines lines.
+ * dump's text and JSON Lines lines. Its extended data items are {@link org.etw4j.consumer.ExtendedItem}s; a stream's
+ * counters at a moment are {@link org.etw4j.consumer.EventStreamStatistics}.
  *
  * <p>Reuse: an {@link org.etw4j.consumer.EventRecord} is valid until the next event of its reader or stream (with
  * reuse on, the default, the same object is re-pointed at each event, as JFR's {@code setReuse(true)}); its
@@ -51,5 +53,8 @@
  *
  * <p>Close: {@code TraceFile.close()} and {@code EventStream.close()} are idempotent and release the mapped files or
  * the session consumer; events read from them are invalid afterwards, copies stay valid.
+ *
+ * <p>What is not here is not API: the decoder, the trace context, the one file pass and the bridges live in
+ * {@code org.etw4j.consumer.internal...}, which the module does not export.
  */
 package org.etw4j.consumer;

@@ -82,7 +82,7 @@ class TraceFileReadSettingsTest {
             try (TraceFile in = TraceFile.over(s, List.of(f))) {
                 while (in.hasMoreEvents()) {
                     in.readEvent();
-                    got.add(in.record().view().bufferIndex() << 32 | in.record().view().offsetInBuffer());
+                    got.add(in.record().bufferIndex() << 32 | in.record().offsetInBuffer());
                 }
             }
             assertFalse(got.isEmpty());
@@ -121,7 +121,7 @@ class TraceFileReadSettingsTest {
             for (List<String> pass : List.of(first, again)) {
                 while (in.hasMoreEvents()) {
                     EventRecord e = in.readEvent();
-                    var v = in.record().view();
+                    var v = in.record();
                     assertEquals(v.eventId(), e.eventId());
                     pass.add(v.bufferIndex() + "/" + v.offsetInBuffer() + "/" + e.eventId());
                 }

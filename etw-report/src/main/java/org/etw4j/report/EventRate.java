@@ -100,7 +100,7 @@ public record EventRate(long startFileTime, long bucketHundredNs, List<Series> s
         }
         while (in.hasMoreEvents()) {
             in.readEvent();
-            counter.add(in.record().view());
+            counter.add(in.record());
         }
         return counter.finish();
     }

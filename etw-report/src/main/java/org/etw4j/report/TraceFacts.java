@@ -43,7 +43,7 @@ public final class TraceFacts {
         t.add(new Fact("buffers", h.buffersWritten() + " x " + h.bufferSize() + " bytes"
                 + (h.compressedMode() ? ", compressed" : "") + ", log file mode 0x"
                 + Long.toHexString(h.logFileMode())));
-        t.add(new Fact("clock", h.clockType() + " (" + h.clockTypeCode() + ")"));
+        t.add(new Fact("clock", clockName(h.clockTypeCode()) + " (" + h.clockTypeCode() + ")"));
         t.add(new Fact("lost", h.eventsLost() + " events, " + h.buffersLost() + " buffers"));
         t.add(new Fact("records", s.totalRecords() + kinds(s.recordsByHeaderKind())));
         if (s.totalRecords() > 0) {
@@ -55,6 +55,17 @@ public final class TraceFacts {
         }
         return t;
     }
+
+    /**
+     * The name {@code etw summary} and the report have always shown for a ReservedFlags code (ntwmi.h
+     * {@code EVENT_TRACE_CLOCK_*}; {@link EtlLogfileHeader#clockType()} names the session clocks 1-3 as etw-api's
+     * {@code ClockType} does, QPC, SYSTEM_TIME, CPU_CYCLE): kept as it was, so that the summary's text does not change.
+     */
+    static String clockName(long code) {
+        return code >= 0 && code < CLOCK_NAMES.length ? CLOCK_NAMES[(int) code] : "UNKNOWN";
+    }
+
+    private static final String[] CLOCK_NAMES = {"RAW", "PERFORMANCE_COUNTER", "SYSTEM_TIME", "CPU_CYCLE"};
 
     /** Counts per header kind as {@code " (CLASSIC 12, EVENT_HEADER 3)"}, or {@code ""} when there are none. */
     public static String kinds(Map<HeaderKind, Long> kinds) {

@@ -147,7 +147,7 @@ final class EtlPartitionReader implements PartitionReader<InternalRow> {
                 continue;
             }
             EventRecord e = in.readEvent();
-            if (row(in.record().view(), e)) {
+            if (row(in.record(), e)) {
                 return true;
             }
         }

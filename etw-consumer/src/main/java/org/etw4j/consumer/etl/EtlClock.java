@@ -1,6 +1,7 @@
 package org.etw4j.consumer.etl;
 
 import java.time.Instant;
+import org.etw4j.format.LogfileHeaderLayout;
 
 /**
  * Converts a trace's raw record timestamps to FILETIME (100 ns ticks since 1601-01-01 UTC) and
@@ -18,27 +19,23 @@ public final class EtlClock {
     public static final long FILETIME_UNIX_EPOCH = 116_444_736_000_000_000L;
     private static final long TICKS_PER_SECOND = 10_000_000L;
 
-    private final ClockType type;
     private final long startTime;
     private final long origin;
     /** Raw ticks per second; 0 means raw ticks are 100 ns already. */
     private final long ticksPerSecond;
 
-    EtlClock(ClockType type, long startTime, long origin, long perfFreq, long cpuSpeedMhz) {
-        this.type = type;
+    EtlClock(long clockTypeCode, long startTime, long origin, long perfFreq, long cpuSpeedMhz) {
         this.startTime = startTime;
         this.origin = origin;
-        long perSecond = switch (type) {
-            case SYSTEM_TIME -> 0;
-            case CPU_CYCLE -> cpuSpeedMhz > 0 ? cpuSpeedMhz * 1_000_000L : 0;
-            default -> perfFreq > 0 ? perfFreq : 0;
-        };
+        long perSecond;
+        if (clockTypeCode == LogfileHeaderLayout.CLOCK_SYSTEMTIME) {
+            perSecond = 0;
+        } else if (clockTypeCode == LogfileHeaderLayout.CLOCK_CPUCYCLE) {
+            perSecond = cpuSpeedMhz > 0 ? cpuSpeedMhz * 1_000_000L : 0;
+        } else {
+            perSecond = perfFreq > 0 ? perfFreq : 0;
+        }
         this.ticksPerSecond = perSecond == TICKS_PER_SECOND ? 0 : perSecond;
-    }
-
-    /** The clock the raw timestamps come from. */
-    public ClockType type() {
-        return type;
     }
 
     /** Raw timestamp of the logfile-header record, which corresponds to the header's StartTime. */

@@ -1,6 +1,8 @@
 package org.etw4j.consumer.etl;
 
 import java.time.Instant;
+import java.util.Optional;
+import org.etw4j.controller.ClockType;
 
 /**
  * The facts of an .etl file's {@code TRACE_LOGFILE_HEADER} (payload of the first record of buffer 0) and
@@ -65,9 +67,14 @@ public record EtlLogfileHeader(
         int headerRecordType,
         long headerTimestamp) {
 
-    /** The clock type named by {@link #clockTypeCode()}. */
-    public ClockType clockType() {
-        return ClockType.of(clockTypeCode > Integer.MAX_VALUE ? -1 : (int) clockTypeCode);
+    /**
+     * The session clock {@link #clockTypeCode()} names (the session's {@code WNODE_HEADER.ClientContext}: 1 QPC,
+     * 2 system time, 3 CPU cycles), or empty for 0 ({@code EVENT_TRACE_CLOCK_RAW}, ntwmi.h) and any other value,
+     * whose timestamps {@link #clock()} converts as QPC ticks (TraceEvent's {@code ETWTraceEventSource.cs} does the
+     * same).
+     */
+    public Optional<ClockType> clockType() {
+        return clockTypeCode >= 1 && clockTypeCode <= 3 ? Optional.of(ClockType.of((int) clockTypeCode)) : Optional.empty();
     }
 
     /** Whether the logfile mode says buffers may be compressed (EVENT_TRACE_COMPRESSED_MODE). */
@@ -94,6 +101,6 @@ public record EtlLogfileHeader(
 
     /** The timestamp converter for this trace's clock. */
     public EtlClock clock() {
-        return new EtlClock(clockType(), startTime, headerTimestamp, perfFreq, cpuSpeedMhz);
+        return new EtlClock(clockTypeCode, startTime, headerTimestamp, perfFreq, cpuSpeedMhz);
     }
 }

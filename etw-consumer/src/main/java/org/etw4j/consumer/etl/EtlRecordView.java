@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.etw4j.Guid;
+import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.SystemTraceHeaderLayout;
 import org.etw4j.format.TraceHeaderTypes;
@@ -34,6 +36,8 @@ import org.etw4j.format.TraceHeaderTypes;
  */
 public final class EtlRecordView {
     private RecordStream s;
+    /** This view as an EVENT_RECORD, made on first use and pointed at this view for good. */
+    private EtlRecordEvent asRaw;
 
     EtlRecordView() {
     }
@@ -480,6 +484,27 @@ public final class EtlRecordView {
 
     private static ByteBuffer slice(RecordStream r, int from, int length) {
         return r.buffer.slice(from, length).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    // ---------------------------------------------------------------------------- EVENT_RECORD form
+
+    /**
+     * This record as the {@code EVENT_RECORD} ProcessTrace would deliver for it ({@link RawEventRecord}, the form
+     * etw-api's backends deliver live records in): EVENT_HEADER records with their stored flags; WPP messages with
+     * {@code EVENT_HEADER_FLAG_TRACE_MESSAGE}; every other header (kernel SYSTEM and PERFINFO, classic and instance
+     * records) with {@code EVENT_HEADER_FLAG_CLASSIC_HEADER}, their event-class (or kernel group) GUID as provider id
+     * and their class type / hook type as opcode; timestamps as FILETIME.
+     *
+     * <p>The same object on every call (made on the first, then allocation-free): it reads this view, so it
+     * describes the cursor's current record and is valid as long as the view.
+     */
+    public RawEventRecord asRawEventRecord() {
+        EtlRecordEvent r = asRaw;
+        if (r == null) {
+            r = new EtlRecordEvent().of(this);
+            asRaw = r;
+        }
+        return r;
     }
 
     // -------------------------------------------------------------------------------------- copy

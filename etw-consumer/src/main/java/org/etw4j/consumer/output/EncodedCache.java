@@ -2,6 +2,7 @@ package org.etw4j.consumer.output;
 
 import java.util.IdentityHashMap;
 import java.util.function.BiConsumer;
+import org.etw4j.consumer.internal.Utf8Buffer;
 
 /**
  * The encoded bytes of values the formatter writes again and again (provider, event and field names of one

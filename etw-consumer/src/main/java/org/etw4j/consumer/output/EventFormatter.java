@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.internal.Utf8Buffer;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.DecodedEventJson;
 import org.etw4j.consumer.EventField;

@@ -1,6 +1,7 @@
 package org.etw4j.consumer.output;
 
 import org.etw4j.Guid;
+import org.etw4j.consumer.internal.Utf8Buffer;
 import org.etw4j.consumer.internal.decode.EventView;
 import org.etw4j.RawEventRecord;
 

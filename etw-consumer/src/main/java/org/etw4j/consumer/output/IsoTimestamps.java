@@ -3,6 +3,7 @@ package org.etw4j.consumer.output;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import org.etw4j.consumer.internal.Utf8Buffer;
 
 /**
  * Writes instants exactly as {@link Instant#toString()} writes them ({@code DateTimeFormatter.ISO_INSTANT}:

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Objects;
+import org.etw4j.consumer.internal.Utf8Buffer;
 
 /**
  * A minimal streaming JSON writer (RFC 8259): objects, arrays, strings, integers (signed or unsigned 64-bit),

@@ -10,8 +10,10 @@
  * then {@link org.etw4j.consumer.output.EventFormatter#write(org.etw4j.consumer.EventRecord)} per event and
  * {@code flush()} at the end. Each format has one value rule, described on the formatter; {@code etw dump},
  * {@code etw live} and {@link org.etw4j.consumer.EventRecord#toString()}/{@code toJson()} write through it, so they
- * agree. {@link org.etw4j.consumer.output.JsonWriter} writes JSON values into UTF-8 bytes (summaries, profiles,
- * timelines and reports use it for their own envelopes).
+ * agree. {@link org.etw4j.consumer.output.JsonWriter} is the streaming JSON writer the formatter's JSON forms take
+ * ({@code fieldsJson}, {@code UndecodedEvents.writeJson}) and that summaries, profiles, timelines and reports use for
+ * their own envelopes, so that an event's values sit in them as the formatter writes them. The byte buffer the
+ * formatter encodes into is internal.
  *
  * <p>Threading: a formatter or JSON writer is used by one thread.
  *

@@ -61,6 +61,8 @@ class OneReadPathTest {
                     "the present stage: learns from and presents records with the pipeline's decoder"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/etl/EtlFile.java",
                     "the source stage: the raw tier's cursors"),
+            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/etl/EtlRecordView.java",
+                    "the raw tier's record view makes its one EVENT_RECORD adapter (asRawEventRecord), walks nothing"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/etl/MergingCursor.java",
                     "the source stage: the one merge"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/etl/EtlSummary.java",

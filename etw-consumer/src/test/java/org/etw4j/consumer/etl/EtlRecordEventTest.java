@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
+import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.format.EventHeaderLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +57,38 @@ class EtlRecordEventTest {
             }
         }
         assertEquals(EnumSet.allOf(HeaderKind.class).size(), seen.size(), "the synthetic file has every kind: " + seen);
+    }
+
+    /**
+     * The public EVENT_RECORD form of the raw tier ({@code EtlRecordView.asRawEventRecord()}, since the adapter class
+     * is internal): one object per view, made once, that follows the cursor and presents each record as the adapter
+     * does.
+     */
+    @Test
+    void theViewsEventRecordFormIsOneObjectThatFollowsTheCursor() throws Exception {
+        Path p = tmp.resolve("kinds.etl");
+        Files.write(p, EtlRecordKindsTest.allKinds(false).build());
+        EtlRecordEvent expected = new EtlRecordEvent();
+        int records = 0;
+        try (EtlFile f = EtlFile.open(p)) {
+            EtlCursor c = f.cursor();
+            RawEventRecord first = null;
+            while (c.advance()) {
+                EtlRecordView v = c.record();
+                RawEventRecord r = v.asRawEventRecord();
+                if (first == null) {
+                    first = r;
+                }
+                assertSame(first, r, "the same object for every record of the cursor's view");
+                expected.of(v);
+                assertEquals(List.of(expected.flags(), expected.providerId(), expected.id(), expected.opcode(),
+                                expected.processId(), expected.threadId(), expected.timestamp(), expected.userDataLength()),
+                        List.of(r.flags(), r.providerId(), r.id(), r.opcode(), r.processId(), r.threadId(),
+                                r.timestamp(), r.userDataLength()), v.toString());
+                records++;
+            }
+        }
+        assertTrue(records > HeaderKind.values().length, "records read: " + records);
     }
 
     @Test

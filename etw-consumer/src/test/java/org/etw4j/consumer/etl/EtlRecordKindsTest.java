@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.etw4j.Guid;
+import org.etw4j.controller.ClockType;
 import org.etw4j.format.EventHeaderLayout;
 import org.etw4j.format.LogfileHeaderLayout;
 import org.etw4j.format.TraceHeaderTypes;
@@ -301,7 +303,7 @@ class EtlRecordKindsTest {
             assertEquals(4, h.pointerSize());
             assertEquals("synthetic", h.sessionName());
             assertEquals("C:\\synthetic.etl", h.logFileName());
-            assertEquals(ClockType.SYSTEM_TIME, h.clockType());
+            assertEquals(Optional.of(ClockType.SYSTEM_TIME), h.clockType());
             assertEquals(-60, h.timeZoneBiasMinutes());
             assertEquals(7, h.eventsLost());
             assertEquals(19041, h.osBuild());
@@ -320,7 +322,7 @@ class EtlRecordKindsTest {
         b.add(0, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 0x2E, T0 + 2_500_000_000L, bytes()));
         b.add(0, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 0x2E, T0 + 2_500_000_000L + 2499, bytes()));
         try (EtlFile f = EtlFile.open(write(b), EtlReadOptions.strictMode())) {
-            assertEquals(ClockType.CPU_CYCLE, f.header().clockType());
+            assertEquals(Optional.of(ClockType.CPU_CYCLE), f.header().clockType());
             EtlCursor c = f.cursor();
             assertTrue(c.advance());
             assertTrue(c.advance());
@@ -332,16 +334,37 @@ class EtlRecordKindsTest {
         }
     }
 
+    /**
+     * The header names its session clock with etw-api's {@code ClockType} (one enum for one idea; the consumer's own
+     * copy, with RAW and UNKNOWN constants, is gone): raw (0) and unknown codes name none and convert as QPC ticks.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {LogfileHeaderLayout.CLOCK_RAW, 7})
+    void aHeaderWithoutASessionClockNamesNoneAndConvertsAsQpc(int code) throws IOException {
+        EtlBuilder b = new EtlBuilder();
+        b.clockType = code;
+        b.perfFreq = 3_000_000L;
+        b.add(0, EtlBuilder.perfinfo(TraceHeaderTypes.PERFINFO64, 2, 0x0F, 0x2E, T0 + 10_000_000L, bytes()));
+        try (EtlFile f = EtlFile.open(write(b), EtlReadOptions.strictMode())) {
+            assertEquals(Optional.empty(), f.header().clockType());
+            assertEquals(code, f.header().clockTypeCode());
+            EtlCursor c = f.cursor();
+            assertTrue(c.advance());
+            assertTrue(c.advance());
+            assertEquals(b.startTime + 33_333_333L, c.record().timestampFileTime(), "1e7 ticks at 3 MHz = 3.33 s, floor");
+        }
+    }
+
     @Test
     void performanceCounterClockIsExactForOddFrequencies() {
-        EtlClock clock = new EtlClock(ClockType.PERFORMANCE_COUNTER, 1_000_000_000L, 500, 3_117_777L, 0);
+        EtlClock clock = new EtlClock(LogfileHeaderLayout.CLOCK_PERFCOUNTER, 1_000_000_000L, 500, 3_117_777L, 0);
         assertEquals(1_000_000_000L, clock.toFileTime(500));
         // 3117777 ticks = 1 s exactly; 1 tick = 3.2074... 100ns units, floored.
         assertEquals(1_000_000_000L + 10_000_000L, clock.toFileTime(500 + 3_117_777L));
         assertEquals(1_000_000_000L + 3, clock.toFileTime(501));
         assertEquals(1_000_000_000L - 4, clock.toFileTime(499), "floor below the origin");
         // 40 days of ticks at 3 GHz: 1.04e16, whose product with 1e7 would overflow a long.
-        EtlClock fast = new EtlClock(ClockType.PERFORMANCE_COUNTER, 0, 0, 3_000_000_000L, 0);
+        EtlClock fast = new EtlClock(LogfileHeaderLayout.CLOCK_PERFCOUNTER, 0, 0, 3_000_000_000L, 0);
         long ticks = 3_000_000_000L * 86_400L * 40;
         assertEquals(10_000_000L * 86_400L * 40, fast.toFileTime(ticks));
         assertEquals(Instant.parse("1601-02-10T00:00:00Z"), fast.toInstant(ticks));

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.format.TraceHeaderTypes;

@@ -20,7 +20,7 @@ import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.controller.ClassicEventId;

@@ -13,7 +13,7 @@ import org.etw4j.consumer.CorpusFiles;
 import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.format.EventHeaderLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -17,7 +17,7 @@ import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

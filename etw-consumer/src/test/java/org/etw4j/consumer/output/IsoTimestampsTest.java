@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Instant;
 import java.util.SplittableRandom;
+import org.etw4j.consumer.internal.Utf8Buffer;
 import org.junit.jupiter.api.Test;
 
 /** {@link IsoTimestamps} writes the bytes of what {@link Instant#toString()} writes. */

@@ -12,7 +12,6 @@ import org.etw4j.EventDescriptor;
 import org.etw4j.Level;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.provider.ActivityScope;
 import org.etw4j.provider.EtwProvider;
 import org.etw4j.provider.EventData;
@@ -56,11 +55,10 @@ final class FileReaders {
     /** The facts of every record etw4j's pure-Java reader returns for {@code etl}, checking it skipped none. */
     static List<RecordFacts> etw4j(Path etl) throws IOException {
         List<RecordFacts> facts = new ArrayList<>();
-        EtlRecordEvent adapter = new EtlRecordEvent();
         try (EtlFile file = EtlFile.open(etl)) {
             EtlCursor c = file.cursor();
             while (c.advance()) {
-                facts.add(RecordFacts.of(adapter.of(c.record())));
+                facts.add(RecordFacts.of(c.record().asRawEventRecord()));
             }
             assertEquals(0, file.warningCount(), "the reader warned on " + etl);
         }

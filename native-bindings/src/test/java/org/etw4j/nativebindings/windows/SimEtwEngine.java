@@ -977,7 +977,6 @@ final class SimEtwEngine {
 
         @Override
         public void process() {
-            org.etw4j.consumer.etl.EtlRecordEvent adapter = new org.etw4j.consumer.etl.EtlRecordEvent();
             try (org.etw4j.consumer.etl.EtlFile etl = org.etw4j.consumer.etl.EtlFile.open(file)) {
                 org.etw4j.consumer.etl.EtlCursor cursor = etl.cursor();
                 long buffer = -1;
@@ -987,7 +986,7 @@ final class SimEtwEngine {
                         sink.onBufferDelivered();
                     }
                     buffer = b;
-                    sink.onRecord(adapter.of(cursor.record()));
+                    sink.onRecord(cursor.record().asRawEventRecord());
                 }
                 if (buffer >= 0) {
                     sink.onBufferDelivered();

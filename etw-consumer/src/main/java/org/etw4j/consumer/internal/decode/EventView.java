@@ -946,7 +946,7 @@ public final class EventView {
      * place, not a string, a label, a surrogate or non-ASCII 8-bit text: the caller then writes
      * {@link #appendText}'s characters).
      */
-    public boolean writeUtf8(int i, org.etw4j.consumer.output.Utf8Buffer out, boolean json) {
+    public boolean writeUtf8(int i, org.etw4j.consumer.internal.Utf8Buffer out, boolean json) {
         if (fallback != null || kind[check(i)] != K_STRING || elementSize[i] != -1 || mapOf[i] != null) {
             return false;
         }
@@ -989,7 +989,7 @@ public final class EventView {
     }
 
     /** Writes the undecoded trailing bytes as lower-case hex into {@code out} ({@link #appendUndecodedHex}). */
-    public void writeUndecodedHex(org.etw4j.consumer.output.Utf8Buffer out) {
+    public void writeUndecodedHex(org.etw4j.consumer.internal.Utf8Buffer out) {
         if (fallback != null) {
             if (fallback.undecodedLength() > 0) {
                 byte[] b = fallback.undecoded();

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.etw4j.consumer.CorpusFiles;
 import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlReadOptions;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.internal.FilePass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -29,7 +29,7 @@ import org.etw4j.consumer.OutType;
 import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.output.JsonWriter;
 import org.etw4j.consumer.testing.TestRecord;

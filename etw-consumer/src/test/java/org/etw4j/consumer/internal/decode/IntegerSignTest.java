@@ -13,7 +13,7 @@ import org.etw4j.consumer.OutType;
 import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.testing.SharedData;
 import org.junit.jupiter.api.Test;

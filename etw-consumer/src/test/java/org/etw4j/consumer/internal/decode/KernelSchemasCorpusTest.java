@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.testing.SharedData;

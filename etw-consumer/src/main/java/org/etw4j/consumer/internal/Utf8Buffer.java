@@ -1,4 +1,4 @@
-package org.etw4j.consumer.output;
+package org.etw4j.consumer.internal;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.etw4j.consumer.output.JsonWriter;
 
 /**
  * A reusable, growable buffer of UTF-8 text: characters are encoded as they are appended, numbers, hexadecimal and

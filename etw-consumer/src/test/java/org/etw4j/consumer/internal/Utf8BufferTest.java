@@ -1,4 +1,4 @@
-package org.etw4j.consumer.output;
+package org.etw4j.consumer.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.etw4j.Guid;
+import org.etw4j.consumer.output.JsonWriter;
 import org.junit.jupiter.api.Test;
 
 /**

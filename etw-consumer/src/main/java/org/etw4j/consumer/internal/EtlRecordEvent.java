@@ -1,8 +1,10 @@
-package org.etw4j.consumer.etl;
+package org.etw4j.consumer.internal;
 
 import java.nio.ByteBuffer;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.etl.EtlClock;
+import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
