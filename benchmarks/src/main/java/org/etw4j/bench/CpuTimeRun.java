@@ -24,7 +24,9 @@ import java.util.Map;
  * writer), and the cache and scheduler effects of sharing a core, which still inflate the figures somewhat.
  *
  * <p>Run from the repository root: {@code java --enable-native-access=ALL-UNNAMED -cp
- * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}.
+ * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}; {@code ... CpuTimeRun scan
+ * FILE,FILE} runs {@link EtlScanBenchmark}'s {@code headerScan} (the public reader) against its peer
+ * {@code cursorScan} (the raw cursor) on the named corpus files.
  */
 public final class CpuTimeRun {
     static final int WARMUP_ROUNDS = 3;
@@ -133,6 +135,34 @@ public final class CpuTimeRun {
             });
             measure(loops, 1_000_000, "FfmWriteBenchmark.jnaBackend");
             b.tearDown();
+        }
+        if (which.equals("scan")) {
+            // headerScan (through TraceFile) against its peer cursorScan (the raw cursor), per corpus file
+            String[] files = args.length > 1 ? args[1].split(",") : new String[] {"airbus__ShutdownPerfDiagLogger.etl"};
+            for (String file : files) {
+                EtlScanBenchmark b = new EtlScanBenchmark();
+                b.file = file;
+                b.open();
+                org.openjdk.jmh.infra.Blackhole bh = new org.openjdk.jmh.infra.Blackhole(
+                        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+                Map<String, Loop> loops = new LinkedHashMap<>();
+                loops.put("EtlScanBenchmark.cursorScan", n -> {
+                    for (int i = 0; i < n; i++) {
+                        b.cursorScan(bh);
+                    }
+                    return 0;
+                });
+                loops.put("EtlScanBenchmark.headerScan", n -> {
+                    for (int i = 0; i < n; i++) {
+                        b.headerScan(bh);
+                    }
+                    return 0;
+                });
+                System.out.println(file);
+                measure(loops, 2_000_000, "EtlScanBenchmark.cursorScan");
+                b.close();
+                bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
+            }
         }
         System.out.println("load average at end: " + Arrays.toString(loadAverage()));
     }

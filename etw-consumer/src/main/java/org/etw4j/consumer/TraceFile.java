@@ -66,6 +66,13 @@ public final class TraceFile implements AutoCloseable {
     private boolean ended;
     private boolean closed;
     private long recordsRead;
+    /**
+     * Every record is delivered as read (no one-pass context to observe, no time range, no provider selection, no
+     * tally): set when the pass starts; then {@link #readNextPlain()} reads instead of {@link #readNext()}.
+     */
+    private boolean plain;
+    /** {@link ReadSettings#reuse()}, read once. */
+    private final boolean reuse;
 
     /** Per file: the problems the reader stepped over (each once, however many passes met it). */
     public record Warnings(String file, long count) {
@@ -82,6 +89,7 @@ public final class TraceFile implements AutoCloseable {
         this.openingWarnings = files.stream().mapToLong(EtlFile::warningCount).toArray();
         this.undecoded = settings.tallyUndecoded() ? new UndecodedEvents() : null;
         this.decodedKinds = settings.tallyUndecoded() ? new DecodedKinds() : null;
+        this.reuse = settings.reuse();
     }
 
     /**
@@ -168,17 +176,29 @@ public final class TraceFile implements AutoCloseable {
      * @throws org.etw4j.consumer.etl.EtlFormatException a problem the reader cannot step over
      */
     public boolean hasMoreEvents() {
+        // Kept small enough for the JIT to inline into the caller's loop (and readEvent's check): the reading
+        // itself is in readNext. Before this split the 256-byte method was called twice per event, not inlined,
+        // which was most of the header scan's cost over the raw cursor (PERFORMANCE.md, "the reader's per-record cost").
         if (closed) {
-            throw new IllegalStateException("the trace file is closed");
+            throw closedException();
         }
-        if (pending) {
-            return true;
-        }
+        return pending || (plain ? readNextPlain() : readNext());
+    }
+
+    private static IllegalStateException closedException() {
+        return new IllegalStateException("the trace file is closed");
+    }
+
+    /** Reads on to the next record the settings let through; false (and ended) at the end. */
+    private boolean readNext() {
         if (ended) {
             return false;
         }
         if (pass == null) {
             start();
+            if (plain) {
+                return readNextPlain();
+            }
         }
         boolean observe = settings.traceContext() == ReadSettings.TraceContext.ONE_PASS;
         boolean byName = selection.hasNames();
@@ -216,6 +236,22 @@ public final class TraceFile implements AutoCloseable {
         return false;
     }
 
+    /** {@link #readNext()} when every record is delivered as it is ({@link #plain}): the same, without the tests. */
+    private boolean readNextPlain() {
+        if (!ended && pass.advance()) {
+            recordsRead++;
+            EtlRecordEvent r = pass.record();
+            event.resetFile(r);
+            if (current != r) { // the same adapter every time: no write barrier per record
+                current = r;
+            }
+            pending = true;
+            return true;
+        }
+        ended = true;
+        return false;
+    }
+
     /**
      * The next event (see the class comment for how long it is valid).
      *
@@ -226,7 +262,7 @@ public final class TraceFile implements AutoCloseable {
             throw new java.util.NoSuchElementException("no more events");
         }
         pending = false;
-        return settings.reuse() ? event : event.copy();
+        return reuse ? event : event.copy();
     }
 
     /**
@@ -289,6 +325,8 @@ public final class TraceFile implements AutoCloseable {
             firstPassWarnings[i] = files.get(i).warningCount() - openingWarnings[i];
         }
         decoding.presentWith(settings.traceContext() != ReadSettings.TraceContext.NONE);
+        plain = settings.traceContext() != ReadSettings.TraceContext.ONE_PASS && !settings.hasTimeRange()
+                && selection.isEmpty() && undecoded == null;
         pass = newPass();
     }
 
