@@ -26,7 +26,8 @@ import java.util.Map;
  * <p>Run from the repository root: {@code java --enable-native-access=ALL-UNNAMED -cp
  * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}; {@code ... CpuTimeRun scan
  * FILE,FILE} runs {@link EtlScanBenchmark}'s {@code headerScan} (the public reader) against its peer
- * {@code cursorScan} (the raw cursor) on the named corpus files.
+ * {@code cursorScan} (the raw cursor) on the named corpus files; {@code ... CpuTimeRun copy FILE,FILE} runs
+ * {@link CopyBenchmark}'s three.
  */
 public final class CpuTimeRun {
     static final int WARMUP_ROUNDS = 3;
@@ -162,6 +163,40 @@ public final class CpuTimeRun {
                 measure(loops, 2_000_000, "EtlScanBenchmark.cursorScan");
                 b.close();
                 bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
+            }
+        }
+        if (which.equals("copy")) {
+            // EventRecord.copy() against reading the event's name (decoded into the reused view) and its id only
+            String[] files = args.length > 1 ? args[1].split(",") : new String[] {"perfview__net.4.5.2.x64.etl"};
+            for (String file : files) {
+                CopyBenchmark b = new CopyBenchmark();
+                b.file = file;
+                b.open();
+                Map<String, Loop> loops = new LinkedHashMap<>();
+                loops.put("CopyBenchmark.read", n -> {
+                    long s = 0;
+                    for (int i = 0; i < n; i++) {
+                        s += b.read();
+                    }
+                    return s;
+                });
+                loops.put("CopyBenchmark.eventName", n -> {
+                    long s = 0;
+                    for (int i = 0; i < n; i++) {
+                        s += b.eventName().length();
+                    }
+                    return s;
+                });
+                loops.put("CopyBenchmark.copy", n -> {
+                    long s = 0;
+                    for (int i = 0; i < n; i++) {
+                        lastEvent = b.copy();
+                    }
+                    return s;
+                });
+                System.out.println(file);
+                measure(loops, 200_000, "CopyBenchmark.eventName");
+                b.close();
             }
         }
         System.out.println("load average at end: " + Arrays.toString(loadAverage()));
