@@ -27,7 +27,8 @@ import java.util.Map;
  * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}; {@code ... CpuTimeRun scan
  * FILE,FILE} runs {@link EtlScanBenchmark}'s {@code headerScan} (the public reader) against its peer
  * {@code cursorScan} (the raw cursor) on the named corpus files; {@code ... CpuTimeRun copy FILE,FILE} runs
- * {@link CopyBenchmark}'s three.
+ * {@link CopyBenchmark}'s three; {@code ... CpuTimeRun decode FILE,FILE} {@link ViewDecodeBenchmark}'s
+ * {@code viewDecode} and its peer {@code fullDecode} (no manifest).
  */
 public final class CpuTimeRun {
     static final int WARMUP_ROUNDS = 3;
@@ -161,6 +162,35 @@ public final class CpuTimeRun {
                 });
                 System.out.println(file);
                 measure(loops, 2_000_000, "EtlScanBenchmark.cursorScan");
+                b.close();
+                bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
+            }
+        }
+        if (which.equals("decode")) {
+            // ViewDecodeBenchmark's viewDecode and its peer fullDecode, without a manifest, per corpus file
+            String[] files = args.length > 1 ? args[1].split(",") : new String[] {"airbus__ShutdownPerfDiagLogger.etl"};
+            for (String file : files) {
+                ViewDecodeBenchmark b = new ViewDecodeBenchmark();
+                b.file = file;
+                b.manifest = "none";
+                b.open();
+                org.openjdk.jmh.infra.Blackhole bh = new org.openjdk.jmh.infra.Blackhole(
+                        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+                Map<String, Loop> loops = new LinkedHashMap<>();
+                loops.put("ViewDecodeBenchmark.viewDecode", n -> {
+                    for (int i = 0; i < n; i++) {
+                        b.viewDecode(bh);
+                    }
+                    return 0;
+                });
+                loops.put("ViewDecodeBenchmark.fullDecode", n -> {
+                    for (int i = 0; i < n; i++) {
+                        lastEvent = b.fullDecode();
+                    }
+                    return 0;
+                });
+                System.out.println(file);
+                measure(loops, 500_000, "ViewDecodeBenchmark.fullDecode");
                 b.close();
                 bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
             }
