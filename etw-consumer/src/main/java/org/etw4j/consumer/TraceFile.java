@@ -176,9 +176,8 @@ public final class TraceFile implements AutoCloseable {
      * @throws org.etw4j.consumer.etl.EtlFormatException a problem the reader cannot step over
      */
     public boolean hasMoreEvents() {
-        // Kept small enough for the JIT to inline into the caller's loop (and readEvent's check): the reading
-        // itself is in readNext. Before this split the 256-byte method was called twice per event, not inlined,
-        // which was most of the header scan's cost over the raw cursor (PERFORMANCE.md, "the reader's per-record cost").
+        // A small front (closed, pending, then the plain or the filtering read): the reading itself is in
+        // readNextPlain/readNext, so readEvent's check stays cheap (PERFORMANCE.md, round 5, the reader's cost).
         if (closed) {
             throw closedException();
         }
