@@ -145,8 +145,7 @@ public final class CpuTimeRun {
                 EtlScanBenchmark b = new EtlScanBenchmark();
                 b.file = file;
                 b.open();
-                org.openjdk.jmh.infra.Blackhole bh = new org.openjdk.jmh.infra.Blackhole(
-                        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+                org.openjdk.jmh.infra.Blackhole bh = blackhole();
                 Map<String, Loop> loops = new LinkedHashMap<>();
                 loops.put("EtlScanBenchmark.cursorScan", n -> {
                     for (int i = 0; i < n; i++) {
@@ -163,7 +162,7 @@ public final class CpuTimeRun {
                 System.out.println(file);
                 measure(loops, 2_000_000, "EtlScanBenchmark.cursorScan");
                 b.close();
-                bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
+                evaporate(bh);
             }
         }
         if (which.equals("decode")) {
@@ -174,8 +173,7 @@ public final class CpuTimeRun {
                 b.file = file;
                 b.manifest = "none";
                 b.open();
-                org.openjdk.jmh.infra.Blackhole bh = new org.openjdk.jmh.infra.Blackhole(
-                        "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+                org.openjdk.jmh.infra.Blackhole bh = blackhole();
                 Map<String, Loop> loops = new LinkedHashMap<>();
                 loops.put("ViewDecodeBenchmark.viewDecode", n -> {
                     for (int i = 0; i < n; i++) {
@@ -192,7 +190,7 @@ public final class CpuTimeRun {
                 System.out.println(file);
                 measure(loops, 500_000, "ViewDecodeBenchmark.fullDecode");
                 b.close();
-                bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
+                evaporate(bh);
             }
         }
         if (which.equals("copy")) {
@@ -264,6 +262,16 @@ public final class CpuTimeRun {
             System.out.printf("%-36s %12.1f %10.1f %10.1f %10.3f %12.2f%n", name, m, Arrays.stream(c).min().orElse(0),
                     Arrays.stream(c).max().orElse(0), median(bytes.get(name)), m / ref);
         }
+    }
+
+    /** A blackhole for benchmark methods that take one, outside JMH (as JMH makes it; JMH asks for the phrase). */
+    private static org.openjdk.jmh.infra.Blackhole blackhole() {
+        return new org.openjdk.jmh.infra.Blackhole(
+                "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    }
+
+    private static void evaporate(org.openjdk.jmh.infra.Blackhole bh) {
+        bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
     }
 
     private static boolean hasMethod(Class<?> c, String name) {
