@@ -24,7 +24,11 @@ import java.util.Map;
  * writer), and the cache and scheduler effects of sharing a core, which still inflate the figures somewhat.
  *
  * <p>Run from the repository root: {@code java --enable-native-access=ALL-UNNAMED -cp
- * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}.
+ * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}; {@code ... CpuTimeRun scan
+ * FILE,FILE} runs {@link EtlScanBenchmark}'s {@code headerScan} (the public reader) against its peer
+ * {@code cursorScan} (the raw cursor) on the named corpus files; {@code ... CpuTimeRun copy FILE,FILE} runs
+ * {@link CopyBenchmark}'s three; {@code ... CpuTimeRun decode FILE,FILE} {@link ViewDecodeBenchmark}'s
+ * {@code viewDecode} and its peer {@code fullDecode} (no manifest).
  */
 public final class CpuTimeRun {
     static final int WARMUP_ROUNDS = 3;
@@ -134,6 +138,95 @@ public final class CpuTimeRun {
             measure(loops, 1_000_000, "FfmWriteBenchmark.jnaBackend");
             b.tearDown();
         }
+        if (which.equals("scan")) {
+            // headerScan (through TraceFile) against its peer cursorScan (the raw cursor), per corpus file
+            String[] files = args.length > 1 ? args[1].split(",") : new String[] {"airbus__ShutdownPerfDiagLogger.etl"};
+            for (String file : files) {
+                EtlScanBenchmark b = new EtlScanBenchmark();
+                b.file = file;
+                b.open();
+                org.openjdk.jmh.infra.Blackhole bh = blackhole();
+                Map<String, Loop> loops = new LinkedHashMap<>();
+                loops.put("EtlScanBenchmark.cursorScan", n -> {
+                    for (int i = 0; i < n; i++) {
+                        b.cursorScan(bh);
+                    }
+                    return 0;
+                });
+                loops.put("EtlScanBenchmark.headerScan", n -> {
+                    for (int i = 0; i < n; i++) {
+                        b.headerScan(bh);
+                    }
+                    return 0;
+                });
+                System.out.println(file);
+                measure(loops, 2_000_000, "EtlScanBenchmark.cursorScan");
+                b.close();
+                evaporate(bh);
+            }
+        }
+        if (which.equals("decode")) {
+            // ViewDecodeBenchmark's viewDecode and its peer fullDecode, without a manifest, per corpus file
+            String[] files = args.length > 1 ? args[1].split(",") : new String[] {"airbus__ShutdownPerfDiagLogger.etl"};
+            for (String file : files) {
+                ViewDecodeBenchmark b = new ViewDecodeBenchmark();
+                b.file = file;
+                b.manifest = "none";
+                b.open();
+                org.openjdk.jmh.infra.Blackhole bh = blackhole();
+                Map<String, Loop> loops = new LinkedHashMap<>();
+                loops.put("ViewDecodeBenchmark.viewDecode", n -> {
+                    for (int i = 0; i < n; i++) {
+                        b.viewDecode(bh);
+                    }
+                    return 0;
+                });
+                loops.put("ViewDecodeBenchmark.fullDecode", n -> {
+                    for (int i = 0; i < n; i++) {
+                        lastEvent = b.fullDecode();
+                    }
+                    return 0;
+                });
+                System.out.println(file);
+                measure(loops, 500_000, "ViewDecodeBenchmark.fullDecode");
+                b.close();
+                evaporate(bh);
+            }
+        }
+        if (which.equals("copy")) {
+            // EventRecord.copy() against reading the event's name (decoded into the reused view) and its id only
+            String[] files = args.length > 1 ? args[1].split(",") : new String[] {"perfview__net.4.5.2.x64.etl"};
+            for (String file : files) {
+                CopyBenchmark b = new CopyBenchmark();
+                b.file = file;
+                b.open();
+                Map<String, Loop> loops = new LinkedHashMap<>();
+                loops.put("CopyBenchmark.read", n -> {
+                    long s = 0;
+                    for (int i = 0; i < n; i++) {
+                        s += b.read();
+                    }
+                    return s;
+                });
+                loops.put("CopyBenchmark.eventName", n -> {
+                    long s = 0;
+                    for (int i = 0; i < n; i++) {
+                        s += b.eventName().length();
+                    }
+                    return s;
+                });
+                loops.put("CopyBenchmark.copy", n -> {
+                    long s = 0;
+                    for (int i = 0; i < n; i++) {
+                        lastEvent = b.copy();
+                    }
+                    return s;
+                });
+                System.out.println(file);
+                measure(loops, 200_000, "CopyBenchmark.eventName");
+                b.close();
+            }
+        }
         System.out.println("load average at end: " + Arrays.toString(loadAverage()));
     }
 
@@ -169,6 +262,16 @@ public final class CpuTimeRun {
             System.out.printf("%-36s %12.1f %10.1f %10.1f %10.3f %12.2f%n", name, m, Arrays.stream(c).min().orElse(0),
                     Arrays.stream(c).max().orElse(0), median(bytes.get(name)), m / ref);
         }
+    }
+
+    /** A blackhole for benchmark methods that take one, outside JMH (as JMH makes it; JMH asks for the phrase). */
+    private static org.openjdk.jmh.infra.Blackhole blackhole() {
+        return new org.openjdk.jmh.infra.Blackhole(
+                "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+    }
+
+    private static void evaporate(org.openjdk.jmh.infra.Blackhole bh) {
+        bh.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
     }
 
     private static boolean hasMethod(Class<?> c, String name) {

@@ -5,6 +5,8 @@ import java.util.concurrent.TimeUnit;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.etl.EtlCursor;
+import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,7 +28,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * per-processor buffers merged by timestamp) and restarts at the end of the file.
  * <ul>
  *   <li>{@code headerScan}: header fields only (kind, provider id, event id, opcode, timestamp) — the
- *       allocation-free path.</li>
+ *       allocation-free path, through the public reader ({@link org.etw4j.consumer.TraceFile}).</li>
+ *   <li>{@code cursorScan}: the same header fields straight off the raw tier's {@link EtlCursor}, the peer of
+ *       {@code headerScan} in the same run: their difference is the reader's per-record cost.</li>
  *   <li>{@code fullDecode}: every record decoded to named fields (TraceLogging, manifest in-band or
  *       ClrEtwAll-free, kernel MOF classes).</li>
  * </ul>
@@ -46,15 +50,21 @@ public class EtlScanBenchmark {
 
     private CorpusLoop loop;
     private final EventDecoder decoder = new EventDecoder();
+    /** The peer: the same file's raw time-ordered cursor, started over at its end. */
+    private EtlFile raw;
+    private EtlCursor cursor;
 
     @Setup
     public void open() throws IOException {
         loop = CorpusLoop.open(file);
+        raw = EtlFile.open(Corpus.file(file));
+        cursor = raw.cursor();
     }
 
     @TearDown
     public void close() {
         loop.close();
+        raw.close();
     }
 
     private EtlRecordView nextView() {
@@ -68,6 +78,21 @@ public class EtlScanBenchmark {
     @Benchmark
     public void headerScan(Blackhole bh) {
         EtlRecordView r = nextView();
+        bh.consume(r.kind());
+        bh.consume(r.providerIdMostSignificantBits() ^ r.providerIdLeastSignificantBits());
+        bh.consume(r.eventId());
+        bh.consume(r.opcode());
+        bh.consume(r.timestamp());
+    }
+
+    /** The peer of {@link #headerScan}: the raw cursor, no reader between it and the view. */
+    @Benchmark
+    public void cursorScan(Blackhole bh) {
+        if (!cursor.advance()) {
+            cursor = raw.cursor();
+            cursor.advance();
+        }
+        EtlRecordView r = cursor.record();
         bh.consume(r.kind());
         bh.consume(r.providerIdMostSignificantBits() ^ r.providerIdLeastSignificantBits());
         bh.consume(r.eventId());

@@ -147,8 +147,15 @@ public final class EventRecord {
 
     /** Points this view at the reader's current record. */
     void resetFile(EtlRecordEvent a) {
-        raw = a;
-        fileView = a.view();
+        // A file reader re-points the same adapter at the same view for every record: storing a reference only
+        // when it changed spares the garbage collector's write barrier on the per-record path.
+        if (raw != a) {
+            raw = a;
+        }
+        EtlRecordView v = a.view();
+        if (fileView != v) {
+            fileView = v;
+        }
         clearDecoded();
     }
 

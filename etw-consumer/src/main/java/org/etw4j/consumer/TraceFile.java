@@ -67,6 +67,13 @@ public final class TraceFile implements AutoCloseable {
     private boolean ended;
     private boolean closed;
     private long recordsRead;
+    /**
+     * Every record is delivered as read (no one-pass context to observe, no time range, no provider selection, no
+     * tally): set when the pass starts; then {@link #readNextPlain()} reads instead of {@link #readNext()}.
+     */
+    private boolean plain;
+    /** {@link ReadSettings#reuse()}, read once. */
+    private final boolean reuse;
 
     /** Per file: the problems the reader stepped over (each once, however many passes met it). */
     public record Warnings(String file, long count) {
@@ -83,6 +90,7 @@ public final class TraceFile implements AutoCloseable {
         this.openingWarnings = files.stream().mapToLong(EtlFile::warningCount).toArray();
         this.undecoded = settings.tallyUndecoded() ? new UndecodedEvents() : null;
         this.decodedKinds = settings.tallyUndecoded() ? new DecodedKinds() : null;
+        this.reuse = settings.reuse();
     }
 
     /**
@@ -169,17 +177,28 @@ public final class TraceFile implements AutoCloseable {
      * @throws org.etw4j.consumer.etl.EtlFormatException a problem the reader cannot step over
      */
     public boolean hasMoreEvents() {
+        // A small front (closed, pending, then the plain or the filtering read): the reading itself is in
+        // readNextPlain/readNext, so readEvent's check stays cheap (PERFORMANCE.md, round 5, the reader's cost).
         if (closed) {
-            throw new IllegalStateException("the trace file is closed");
+            throw closedException();
         }
-        if (pending) {
-            return true;
-        }
+        return pending || (plain ? readNextPlain() : readNext());
+    }
+
+    private static IllegalStateException closedException() {
+        return new IllegalStateException("the trace file is closed");
+    }
+
+    /** Reads on to the next record the settings let through; false (and ended) at the end. */
+    private boolean readNext() {
         if (ended) {
             return false;
         }
         if (pass == null) {
             start();
+            if (plain) {
+                return readNextPlain();
+            }
         }
         boolean observe = settings.traceContext() == ReadSettings.TraceContext.ONE_PASS;
         boolean byName = selection.hasNames();
@@ -217,6 +236,22 @@ public final class TraceFile implements AutoCloseable {
         return false;
     }
 
+    /** {@link #readNext()} when every record is delivered as it is ({@link #plain}): the same, without the tests. */
+    private boolean readNextPlain() {
+        if (!ended && pass.advance()) {
+            recordsRead++;
+            EtlRecordEvent r = pass.record();
+            event.resetFile(r);
+            if (current != r) { // the same adapter every time: no write barrier per record
+                current = r;
+            }
+            pending = true;
+            return true;
+        }
+        ended = true;
+        return false;
+    }
+
     /**
      * The next event (see the class comment for how long it is valid).
      *
@@ -227,7 +262,7 @@ public final class TraceFile implements AutoCloseable {
             throw new java.util.NoSuchElementException("no more events");
         }
         pending = false;
-        return settings.reuse() ? event : event.copy();
+        return reuse ? event : event.copy();
     }
 
     /**
@@ -290,6 +325,8 @@ public final class TraceFile implements AutoCloseable {
             firstPassWarnings[i] = files.get(i).warningCount() - openingWarnings[i];
         }
         decoding.presentWith(settings.traceContext() != ReadSettings.TraceContext.NONE);
+        plain = settings.traceContext() != ReadSettings.TraceContext.ONE_PASS && !settings.hasTimeRange()
+                && selection.isEmpty() && undecoded == null;
         pass = newPass();
     }
 

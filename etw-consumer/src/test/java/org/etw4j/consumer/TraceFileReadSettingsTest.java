@@ -127,7 +127,10 @@ class TraceFileReadSettingsTest {
                 }
                 in.rewind();
             }
-            in.close();
+            assertTrue(in.hasMoreEvents());
+            in.close(); // with an event pending: a closed reader reads nothing more
+            assertThrows(IllegalStateException.class, in::hasMoreEvents);
+            assertThrows(IllegalStateException.class, in::readEvent);
             assertEquals(cursor, first);
             assertEquals(cursor, again);
             assertTrue(f.cursor().advance(), "closing the reader left the caller's file open");

@@ -26,7 +26,9 @@ public final class EtlRecordEvent implements RawEventRecord {
 
     /** Points this adapter at {@code view} and returns it. */
     public EtlRecordEvent of(EtlRecordView view) {
-        this.v = view;
+        if (v != view) { // a cursor re-points one view: no write barrier per record
+            v = view;
+        }
         return this;
     }
 

@@ -81,7 +81,8 @@ class OneReadPathTest {
                     "TraceFile.writeEvents' workers: FilePass reads batches, each worker decodes with a copy of the"
                             + " reader's decoder and formats, in order"),
             Map.entry("benchmarks/src/main/java/org/etw4j/bench/EtlScanBenchmark.java",
-                    "measures the decode stage alone (JMH) on the records CorpusLoop reads through TraceFile"),
+                    "measures the decode stage alone (JMH) on the records CorpusLoop reads through TraceFile, and the"
+                            + " raw cursor as headerScan's peer (the reader's per-record cost is their difference)"),
             Map.entry("benchmarks/src/main/java/org/etw4j/bench/ViewDecodeBenchmark.java",
                     "measures the decode stage alone (JMH) on the records TraceFile reads"),
             Map.entry("benchmarks/src/main/java/org/etw4j/bench/FormatterBenchmark.java",

@@ -45,11 +45,7 @@ final class TimeHistory<V> {
                 grow();
             }
         }
-        int i = l.size();
-        while (i > 0 && l.get(i - 1).from() > from) {
-            i--;
-        }
-        l.add(i, new Entry<>(from, value));
+        l.add(after(l, from), new Entry<>(from, value)); // after the entries of the same time: the later one holds
     }
 
     /** The value for {@code key} at {@code time} by the rule above, or {@code null} when the key has none. */
@@ -58,13 +54,26 @@ final class TimeHistory<V> {
         if (l == null || l.isEmpty()) {
             return null;
         }
-        for (int i = l.size() - 1; i >= 0; i--) {
-            Entry<V> e = l.get(i);
-            if (e.from() <= time) {
-                return e.value();
+        int i = after(l, time);
+        return l.get(i == 0 ? 0 : i - 1).value();
+    }
+
+    /**
+     * The index of the first entry of {@code l} (in time order) recorded from after {@code time}: a binary search,
+     * as a key's history can be long (a thread id reused all through a trace; an IRP address used again and again).
+     */
+    private static <V> int after(List<Entry<V>> l, long time) {
+        int lo = 0;
+        int hi = l.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (l.get(mid).from() <= time) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
-        return l.get(0).value();
+        return lo;
     }
 
     /** The value recorded last for {@code key}, or {@code null}. */
