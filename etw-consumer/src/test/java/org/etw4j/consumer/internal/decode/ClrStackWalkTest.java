@@ -127,6 +127,46 @@ class ClrStackWalkTest {
     }
 
     /**
+     * The TDH metadata a merged trace carries for the runtime's stack event (TRACE_EVENT_INFO as TdhGetEventInformation
+     * gives it for ClrEtwAll.man: Stack with a fixed count of 2, see {@link TdhMetadata}), fed in-band: the event
+     * decodes FrameCount frames as with the manifest. Self-contained twin of the corpus test's metadata half.
+     */
+    @Test
+    void inTraceTdhMetadataWithTheCountTwoTemplateDecodesEveryFrame() {
+        String[] strings = {"Microsoft-Windows-DotNETRuntime", "CLRStack", "CLRStackWalk", "ClrInstanceID",
+            "Reserved1", "Reserved2", "FrameCount", "Stack"};
+        int props = 5;
+        int stringsAt = 112 + props * 24;
+        int[] at = new int[strings.length];
+        java.io.ByteArrayOutputStream str = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < strings.length; i++) {
+            at[i] = stringsAt + str.size();
+            str.writeBytes((strings[i] + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+        }
+        ByteBuffer b = ByteBuffer.allocate(stringsAt + str.size()).order(ByteOrder.LITTLE_ENDIAN);
+        RUNTIME.writeTo(b, 0);
+        b.putShort(32, (short) 82).put(34, (byte) 0).put(37, (byte) 82).putShort(38, (short) 11);
+        b.putInt(52, at[0]).putInt(68, at[1]).putInt(72, at[2]);
+        b.putInt(100, props).putInt(104, props);
+        int[] inTypes = {6, 4, 4, 8, 16}; // TDH_INTYPE_UINT16, UINT8, UINT8, UINT32, POINTER
+        for (int i = 0; i < props; i++) {
+            TdhMetadataTest.prop(b, i, 0, at[3 + i], inTypes[i], 0, 0, i == 4 ? 2 : 1, 0);
+        }
+        b.put(stringsAt, str.toByteArray());
+        EventDecoder d = new EventDecoder();
+        d.decode(TestRecord.builder(TdhMetadata.METADATA_CLASS).classic().opcode(TdhMetadata.OPCODE_EVENT_INFO)
+                .data(b.array()).build());
+        for (int ptr : new int[] {4, 8}) {
+            long[] frames = frames(7, ptr);
+            DecodedEvent e = d.decode(TestRecord.builder(RUNTIME).id(82).version(0).task(11).opcode(82)
+                    .pointerSize(ptr).data(payload(9, 7, frames, ptr)).build());
+            assertEquals("Microsoft-Windows-DotNETRuntime/CLRStack/CLRStackWalk", e.fullName());
+            assertEquals(SchemaSource.TDH_METADATA, e.source());
+            assertWholeStack(e, frames);
+        }
+    }
+
+    /**
      * perfview__net.4.5.2.x64.etl holds 14,983 runtime stack events, 87 of the 32-bit PerfView process (4-byte
      * pointers) and 14,896 of the 64-bit Test.x64: with ClrEtwAll.man, and with the in-trace TDH metadata alone
      * (which carries the same count-2 template), every one decodes FrameCount frames and no byte is left over.
