@@ -58,7 +58,8 @@ import org.etw4j.consumer.SchemaSource;
  *       metadata a merged trace carries, which holds the same template), decodes two frames and ignores the rest;
  *       etw4j follows the runtime and TraceEvent, the decoder users compare CLR events against, so that the whole
  *       stack is a field rather than undecoded bytes. The same correction applies to the trace's TDH metadata
- *       ({@link ManifestRegistry#offerMetadataEvent}). The event keeps its manifest's (or metadata's) names and
+ *       ({@link ManifestRegistry#offerMetadataEvent}) and to the live machine's TDH answers
+ *       ({@link LiveTdhSchemas}). The event keeps its manifest's (or metadata's) names and
  *       source: only the count differs.</li>
  * </ul>
  */
@@ -122,6 +123,14 @@ final class ClrSupplement {
     static EventSchema correctCounts(EventSchema s) {
         EventSchema same = event(s.providerId(), s.eventId(), s.version());
         return same == null ? s : withCounts(s, same);
+    }
+
+    /**
+     * The schema of a TRACE_EVENT_INFO (the trace's TDH metadata, or the live machine's TDH answer), which holds
+     * the manifest's templates: a manifest-style event's schema with {@link #correctCounts} applied.
+     */
+    static EventSchema correctCounts(TdhMetadata.EventInfo info) {
+        return info.classic() ? info.schema() : correctCounts(info.schema());
     }
 
     /**

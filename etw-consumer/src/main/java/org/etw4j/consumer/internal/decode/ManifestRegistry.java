@@ -148,7 +148,7 @@ public final class ManifestRegistry {
                 TdhMetadata.EventInfo info = TdhMetadata.parseEventInfo(userData);
                 // the trace's metadata holds the manifest's templates: CLR placeholder counts are corrected as
                 // for a registered manifest (ClrSupplement.correctCounts: ClrStackWalk's Stack by FrameCount)
-                EventSchema s = info.classic() ? info.schema() : ClrSupplement.correctCounts(info.schema());
+                EventSchema s = ClrSupplement.correctCounts(info);
                 metadata.put(new MetaKey(s.providerId(), s.eventId(), s.version(), info.classic()), s);
                 metadataGeneration.incrementAndGet();
                 return info;

@@ -127,12 +127,10 @@ class ClrStackWalkTest {
     }
 
     /**
-     * The TDH metadata a merged trace carries for the runtime's stack event (TRACE_EVENT_INFO as TdhGetEventInformation
-     * gives it for ClrEtwAll.man: Stack with a fixed count of 2, see {@link TdhMetadata}), fed in-band: the event
-     * decodes FrameCount frames as with the manifest. Self-contained twin of the corpus test's metadata half.
+     * The TRACE_EVENT_INFO TDH gives for the runtime's stack event from ClrEtwAll.man (layout: see
+     * {@link TdhMetadata}): Stack with a fixed count of 2, as in the trace's metadata and the live machine's TDH.
      */
-    @Test
-    void inTraceTdhMetadataWithTheCountTwoTemplateDecodesEveryFrame() {
+    static byte[] stackWalkEventInfo() {
         String[] strings = {"Microsoft-Windows-DotNETRuntime", "CLRStack", "CLRStackWalk", "ClrInstanceID",
             "Reserved1", "Reserved2", "FrameCount", "Stack"};
         int props = 5;
@@ -153,15 +151,41 @@ class ClrStackWalkTest {
             TdhMetadataTest.prop(b, i, 0, at[3 + i], inTypes[i], 0, 0, i == 4 ? 2 : 1, 0);
         }
         b.put(stringsAt, str.toByteArray());
+        return b.array();
+    }
+
+    static TestRecord stackWalk(int ptr, long[] frames) {
+        return TestRecord.builder(RUNTIME).id(82).version(0).task(11).opcode(82).pointerSize(ptr)
+                .data(payload(9, frames.length, frames, ptr)).build();
+    }
+
+    /**
+     * That TRACE_EVENT_INFO fed in-band as a merged trace's TDH metadata: the event decodes FrameCount frames as
+     * with the manifest. Self-contained twin of the corpus test's metadata half.
+     */
+    @Test
+    void inTraceTdhMetadataWithTheCountTwoTemplateDecodesEveryFrame() {
         EventDecoder d = new EventDecoder();
         d.decode(TestRecord.builder(TdhMetadata.METADATA_CLASS).classic().opcode(TdhMetadata.OPCODE_EVENT_INFO)
-                .data(b.array()).build());
+                .data(stackWalkEventInfo()).build());
         for (int ptr : new int[] {4, 8}) {
             long[] frames = frames(7, ptr);
-            DecodedEvent e = d.decode(TestRecord.builder(RUNTIME).id(82).version(0).task(11).opcode(82)
-                    .pointerSize(ptr).data(payload(9, 7, frames, ptr)).build());
+            DecodedEvent e = d.decode(stackWalk(ptr, frames));
             assertEquals("Microsoft-Windows-DotNETRuntime/CLRStack/CLRStackWalk", e.fullName());
             assertEquals(SchemaSource.TDH_METADATA, e.source());
+            assertWholeStack(e, frames);
+        }
+    }
+
+    /** The same TRACE_EVENT_INFO as the live machine's TDH answer (no manifest given to etw4j): every frame too. */
+    @Test
+    void liveTdhWithTheCountTwoTemplateDecodesEveryFrame() {
+        FakeLiveRecord.Machine machine = new FakeLiveRecord.Machine().event(82, 0, 82, stackWalkEventInfo());
+        EventDecoder d = new EventDecoder();
+        for (int ptr : new int[] {4, 8}) {
+            long[] frames = frames(12, ptr);
+            DecodedEvent e = d.decode(machine.live(stackWalk(ptr, frames)));
+            assertEquals(SchemaSource.TDH_LIVE, e.source());
             assertWholeStack(e, frames);
         }
     }
