@@ -38,11 +38,30 @@ import org.etw4j.consumer.SchemaSource;
  *   </li>
  * </ol>
  * A supplement event for a key the manifest also defines therefore contributes names only; it is written with the
- * runtime's full template so that it is also correct on its own (for a manifest that lacks the key). One exception:
- * where the manifest's template for the key is empty (no field at all) and the supplement's is not, the supplement's
- * fields decode the event (the private GC/PerHeapHistory version 2, whose template ClrEtwAll.man leaves empty
- * although .NET 4.5 writes a payload); the event keeps the manifest's names and reports
- * {@link SchemaSource#BUILT_IN}.
+ * runtime's full template so that it is also correct on its own (for a manifest that lacks the key). Two
+ * exceptions:
+ * <ul>
+ *   <li><b>Empty templates.</b> Where the manifest's template for the key is empty (no field at all) and the
+ *       supplement's is not, the supplement's fields decode the event (the private GC/PerHeapHistory version 2,
+ *       whose template ClrEtwAll.man leaves empty although .NET 4.5 writes a payload); the event keeps the
+ *       manifest's names and reports {@link SchemaSource#BUILT_IN}.</li>
+ *   <li><b>Placeholder counts</b> ({@link #correctCounts}). Where the manifest gives an array a literal count and
+ *       the supplement's template of the key counts the same array by an earlier field, layouts otherwise
+ *       identical, the supplement's count replaces the literal. This is the CLR stack event ClrStackWalk of all
+ *       four CLR providers (runtime 82, rundown 0, stress 1, private 151): ClrEtwAll.man (lines 1743, 3483, 3827,
+ *       4187) declares {@code <data name="Stack" count="2" inType="win:Pointer"/>}, while the runtime writes
+ *       FrameCount pointers (dotnet/runtime {@code src/coreclr/inc/eventtracebase.h},
+ *       {@code ETW::SamplingLog::SendStackTrace}: a Stack descriptor of {@code sizeof(PVOID) * FrameCount} bytes)
+ *       and TraceEvent reads all of them (microsoft/perfview f3ec1b38,
+ *       {@code src/TraceEvent/Parsers/ClrTraceEventParser.cs}, {@code ClrStackWalkTraceData.InstructionPointer(i)}
+ *       at {@code 8 + i * PointerSize} for {@code i < FrameCount}). Windows' TDH, given that manifest (or the TDH
+ *       metadata a merged trace carries, which holds the same template), decodes two frames and ignores the rest;
+ *       etw4j follows the runtime and TraceEvent, the decoder users compare CLR events against, so that the whole
+ *       stack is a field rather than undecoded bytes. The same correction applies to the trace's TDH metadata
+ *       ({@link ManifestRegistry#offerMetadataEvent}) and to the live machine's TDH answers
+ *       ({@link LiveTdhSchemas}). The event keeps its manifest's (or metadata's) names and
+ *       source: only the count differs.</li>
+ * </ul>
  */
 final class ClrSupplement {
 
@@ -80,15 +99,83 @@ final class ClrSupplement {
         for (Map.Entry<ProviderManifest.EventKey, EventSchema> e : m.events().entrySet()) {
             EventSchema s = e.getValue();
             EventSchema same = supplement.event(s.eventId(), s.version());
-            EventSchema extended = s.fields().isEmpty() && same != null && !same.fields().isEmpty()
-                    ? filled(s, same)
-                    : extend(s, same != null && sameLayout(s.fields(), same.fields()) ? same : null, supplementMaps);
+            EventSchema extended;
+            if (s.fields().isEmpty() && same != null && !same.fields().isEmpty()) {
+                extended = filled(s, same);
+            } else {
+                EventSchema counted = same == null ? s : withCounts(s, same);
+                extended = extend(counted, same != null && sameLayout(counted.fields(), same.fields()) ? same : null,
+                        supplementMaps);
+            }
             if (extended != s) {
                 events.put(e.getKey(), extended);
                 changed = true;
             }
         }
         return changed ? new ProviderManifest(m.guid(), m.name(), events, m.keywords(), m.source()) : m;
+    }
+
+    /**
+     * {@code s} (a manifest's or TDH metadata's schema) with the placeholder counts the supplement corrects (see the
+     * class comment: ClrStackWalk's Stack counted by FrameCount), or {@code s} itself when the supplement has no
+     * event of its (provider, id, version) or no count to correct.
+     */
+    static EventSchema correctCounts(EventSchema s) {
+        EventSchema same = event(s.providerId(), s.eventId(), s.version());
+        return same == null ? s : withCounts(s, same);
+    }
+
+    /**
+     * The schema of a TRACE_EVENT_INFO (the trace's TDH metadata, or the live machine's TDH answer), which holds
+     * the manifest's templates: a manifest-style event's schema with {@link #correctCounts} applied.
+     */
+    static EventSchema correctCounts(TdhMetadata.EventInfo info) {
+        return info.classic() ? info.schema() : correctCounts(info.schema());
+    }
+
+    /**
+     * {@code s} with each top-level array's literal count replaced by the field reference its supplement twin
+     * {@code same} gives, when that makes the two layouts identical; otherwise {@code s}.
+     */
+    private static EventSchema withCounts(EventSchema s, EventSchema same) {
+        List<FieldSpec> mine = s.fields();
+        List<FieldSpec> theirs = same.fields();
+        if (mine.size() != theirs.size()) {
+            return s;
+        }
+        List<FieldSpec> out = new ArrayList<>(mine.size());
+        boolean changed = false;
+        for (int i = 0; i < mine.size(); i++) {
+            FieldSpec f = mine.get(i);
+            if (f instanceof DataSpec d && theirs.get(i) instanceof DataSpec t && placeholder(d.count())
+                    && t.count().isReference() && earlier(mine, i, t.count().fieldName())) {
+                out.add(new DataSpec(d.name(), d.inType(), d.outType(), d.mapName(), d.length(), t.count(),
+                        d.optional()));
+                changed = true;
+            } else {
+                out.add(f);
+            }
+        }
+        if (!changed || !sameLayout(out, theirs)) {
+            return s;
+        }
+        return new EventSchema(s.providerId(), s.providerName(), s.eventId(), s.version(), s.task(), s.opcode(),
+                s.taskName(), s.opcodeName(), s.eventName(), s.message(), List.copyOf(out), s.maps(), s.source());
+    }
+
+    /** A literal count (not absent, not a field reference, not "to the end"). */
+    private static boolean placeholder(SizeRule count) {
+        return count.present() && !count.isReference() && !count.isToEnd();
+    }
+
+    /** Whether a top-level field before index {@code i} of {@code fields} is called {@code name}. */
+    private static boolean earlier(List<FieldSpec> fields, int i, String name) {
+        for (int j = 0; j < i; j++) {
+            if (fields.get(j).name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -141,7 +141,9 @@ final class LiveTdhSchemas {
         }
         EventSchema s;
         try {
-            s = TdhMetadata.parseEventInfo(info).schema();
+            // TDH answers with the registered manifest's templates: CLR placeholder counts corrected as for one
+            // given to etw4j (ClrSupplement.correctCounts: ClrStackWalk's Stack by FrameCount)
+            s = ClrSupplement.correctCounts(TdhMetadata.parseEventInfo(info));
         } catch (RuntimeException e) {
             return new Answer(null, List.of("TDH's TRACE_EVENT_INFO for it is malformed: " + e.getMessage()));
         }

@@ -105,8 +105,9 @@ public final class ManifestRegistry {
     /**
      * Registers (or replaces, see the class comment) one provider. A CLR provider is stored with the value names
      * of etw4j's CLR supplement added where its maps lack them; layouts are never changed, except that an event
-     * the manifest declares with an empty template takes the supplement's when it has one (see
-     * {@code ClrSupplement} for the precedence rules).
+     * the manifest declares with an empty template takes the supplement's when it has one, and an array the
+     * manifest counts with a placeholder literal is counted as the supplement says (ClrStackWalk's Stack by
+     * FrameCount; see {@code ClrSupplement} for the precedence rules).
      */
     public synchronized void register(ProviderManifest provider) {
         ProviderManifest old = byGuid.get(provider.guid());
@@ -145,7 +146,9 @@ public final class ManifestRegistry {
         try {
             if (opcode == TdhMetadata.OPCODE_EVENT_INFO) {
                 TdhMetadata.EventInfo info = TdhMetadata.parseEventInfo(userData);
-                EventSchema s = info.schema();
+                // the trace's metadata holds the manifest's templates: CLR placeholder counts are corrected as
+                // for a registered manifest (ClrSupplement.correctCounts: ClrStackWalk's Stack by FrameCount)
+                EventSchema s = ClrSupplement.correctCounts(info);
                 metadata.put(new MetaKey(s.providerId(), s.eventId(), s.version(), info.classic()), s);
                 metadataGeneration.incrementAndGet();
                 return info;

@@ -158,6 +158,90 @@ class ClrSupplementTest {
         assertNull(global.field("GlobalMechanisms").label());
     }
 
+    /** The ClrStackWalk template as ClrEtwAll.man declares it (Stack count="2"), in the stress provider. */
+    static final String STRESS_MANIFEST = """
+            <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events">
+             <instrumentation><events>
+              <provider name="Microsoft-Windows-DotNETRuntimeStress" guid="{CC2BCBBA-16B6-4cf3-8990-D74C2E8AF500}">
+               <tasks><task name="CLRStackStress" value="11" message="$(string.t)"><opcodes>
+                 <opcode name="CLRStackWalk" value="82" message="$(string.o)"/></opcodes></task></tasks>
+               <templates>
+                <template tid="ClrStackWalk"><data name="ClrInstanceID" inType="win:UInt16"/>
+                  <data name="Reserved1" inType="win:UInt8"/><data name="Reserved2" inType="win:UInt8"/>
+                  <data name="FrameCount" inType="win:UInt32"/>
+                  <data name="Stack" count="2" inType="win:Pointer"/></template>
+                <template tid="OtherStack"><data name="ClrInstanceID" inType="win:UInt16"/>
+                  <data name="Frames" inType="win:UInt32"/>
+                  <data name="Stack" count="2" inType="win:Pointer"/></template>
+               </templates>
+               <events>
+                <event value="1" version="0" task="CLRStackStress" opcode="CLRStackWalk" template="ClrStackWalk"/>
+                <event value="1" version="1" task="CLRStackStress" opcode="CLRStackWalk" template="ClrStackWalk"/>
+                <event value="2" version="0" task="CLRStackStress" opcode="CLRStackWalk" template="OtherStack"/>
+               </events>
+              </provider></events></instrumentation>
+             <localization><resources culture="en-US"><stringTable>
+              <string id="t" value="ClrStack"/><string id="o" value="Walk"/>
+             </stringTable></resources></localization>
+            </instrumentationManifest>""";
+
+    static final Guid CLR_STRESS = Guid.parse("cc2bcbba-16b6-4cf3-8990-d74c2e8af500");
+
+    /**
+     * The manifest's placeholder count="2" of ClrStackWalk's Stack gives way to the supplement's FrameCount
+     * (ClrSupplement's "placeholder counts"): all frames decode and the event keeps the manifest's names and
+     * source. Keys the supplement has no ClrStackWalk for (version 1, id 2) keep the manifest's literal count.
+     */
+    @Test
+    void placeholderStackCountOfTheManifestGivesWayToFrameCount() throws IOException {
+        ManifestRegistry reg = new ManifestRegistry();
+        ManifestParser.parse(STRESS_MANIFEST.getBytes(StandardCharsets.UTF_8), SchemaSource.MANIFEST)
+                .forEach(reg::register);
+        EventDecoder d = new EventDecoder(reg);
+        for (int ptr : new int[] {4, 8}) {
+            long[] frames = ClrStackWalkTest.frames(5, ptr);
+            DecodedEvent e = d.decode(TestRecord.builder(CLR_STRESS).id(1).version(0).task(11).opcode(82)
+                    .pointerSize(ptr).data(ClrStackWalkTest.payload(3, 5, frames, ptr)).build());
+            assertEquals("Microsoft-Windows-DotNETRuntimeStress/ClrStack/Walk", e.fullName());
+            assertEquals(SchemaSource.MANIFEST, e.source());
+            ClrStackWalkTest.assertWholeStack(e, frames);
+        }
+        ProviderManifest m = reg.provider(CLR_STRESS);
+        assertEquals("@FrameCount", ((DataSpec) m.event(1, 0).fields().get(4)).count().toString());
+        assertEquals("2", ((DataSpec) m.event(1, 1).fields().get(4)).count().toString(),
+                "no supplement event of version 1: the manifest's count stays");
+        assertEquals("2", ((DataSpec) m.event(2, 0).fields().get(2)).count().toString(),
+                "another event of a count-2 Stack: the supplement has no twin, nothing changes");
+    }
+
+    /** A manifest of a CLR provider that lacks ClrStackWalk: the supplement's own template decodes it. */
+    @Test
+    void aManifestWithoutTheStackEventDecodesItWithTheSupplementsTemplate() throws IOException {
+        EventDecoder d = decoder(); // OLD_MANIFEST registers the runtime and private providers, no stack event
+        long[] frames = ClrStackWalkTest.frames(4, 8);
+        DecodedEvent e = d.decode(TestRecord.builder(CLR_PRIVATE).id(151).version(0).task(11).opcode(82)
+                .pointerSize(8).data(ClrStackWalkTest.payload(9, 4, frames, 8)).build());
+        assertEquals("Microsoft-Windows-DotNETRuntimePrivate/ClrStack/Walk", e.fullName());
+        assertEquals(SchemaSource.BUILT_IN, e.source());
+        ClrStackWalkTest.assertWholeStack(e, frames);
+    }
+
+    /** correctCounts leaves a schema alone when its layout differs from the supplement's twin beyond the count. */
+    @Test
+    void correctCountsNeedsAnOtherwiseIdenticalLayout() {
+        EventSchema twin = ClrSupplement.event(CLR, 82, 0);
+        assertNotNull(twin, "the supplement's ClrStackWalk of the runtime provider");
+        List<FieldSpec> renamed = new java.util.ArrayList<>(twin.fields());
+        DataSpec stack = (DataSpec) renamed.get(4);
+        renamed.set(3, new DataSpec("Frames", org.etw4j.consumer.InType.UINT32, stack.outType(), null, SizeRule.none(),
+                SizeRule.none(), false));
+        renamed.set(4, new DataSpec("Stack", stack.inType(), stack.outType(), null, SizeRule.none(),
+                SizeRule.of(2), false));
+        EventSchema s = new EventSchema(CLR, "Microsoft-Windows-DotNETRuntime", 82, 0, 11, 82, "ClrStack", "Walk",
+                "ClrStack/Walk", null, renamed, java.util.Map.of(), SchemaSource.TDH_METADATA);
+        assertSame(s, ClrSupplement.correctCounts(s), "FrameCount is not there: nothing to count by");
+    }
+
     @Test
     void extendLeavesProvidersWithoutSupplementUntouchedAndLayoutsUnchanged() throws IOException {
         List<ProviderManifest> parsed = ManifestParser.parse(EventDecoderTest.MANIFEST.getBytes(

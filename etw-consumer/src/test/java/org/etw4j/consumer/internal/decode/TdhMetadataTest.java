@@ -54,7 +54,7 @@ class TdhMetadataTest {
         return b.array();
     }
 
-    private static void prop(ByteBuffer b, int i, int flags, int name, int in, int out, int map, int count, int len) {
+    static void prop(ByteBuffer b, int i, int flags, int name, int in, int out, int map, int count, int len) {
         int at = 112 + 24 * i;
         b.putInt(at, flags).putInt(at + 4, name).putShort(at + 8, (short) in).putShort(at + 10, (short) out)
                 .putInt(at + 12, map).putShort(at + 16, (short) count).putShort(at + 18, (short) len);
