@@ -15,7 +15,7 @@ import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.SchemaSource;
 import org.etw4j.consumer.etl.EtlCursor;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.testing.TestRecord;
 import org.etw4j.testing.SharedData;
