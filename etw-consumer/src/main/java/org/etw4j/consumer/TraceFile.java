@@ -11,6 +11,8 @@ import org.etw4j.consumer.etl.EtlFile;
 import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.internal.DecodedKinds;
 import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.internal.TraceFileAccess;
+import org.etw4j.consumer.internal.TraceLearner;
 
 /**
  * Reads the events of one or more .etl files, merged in time order and decoded, one at a time (the model of JDK
@@ -47,6 +49,10 @@ import org.etw4j.consumer.internal.FilePass;
  * and reading again from the start ({@link #rewind()}).
  */
 public final class TraceFile implements AutoCloseable {
+    static {
+        TraceFileAccess.install(TraceFile::learnWith);
+    }
+
     private final ReadSettings settings;
     private final List<EtlFile> files;
     private final RecordDecoding decoding;
@@ -62,6 +68,8 @@ public final class TraceFile implements AutoCloseable {
     private EtlRecordEvent current;
     private long[] firstPassWarnings;
     private FilePass pass;
+    /** Learns what the trace model needs in the first pass besides the context ({@link TraceFileAccess}). */
+    private TraceLearner learner = TraceLearner.NONE;
     private boolean pending;
     private boolean ended;
     private boolean closed;
@@ -281,7 +289,7 @@ public final class TraceFile implements AutoCloseable {
 
     private void start() {
         if (settings.learnedContext() == null && settings.traceContext() == ReadSettings.TraceContext.TWO_PASSES) {
-            decoding.learned(FilePass.learnContext(files, decoding.decoder, false));
+            decoding.learned(FilePass.learnContext(files, decoding.decoder, false, learner));
         }
         // The first pass meets the same record problems as the second: they are counted once.
         firstPassWarnings = new long[files.size()];
@@ -290,6 +298,17 @@ public final class TraceFile implements AutoCloseable {
         }
         decoding.presentWith(settings.traceContext() != ReadSettings.TraceContext.NONE);
         pass = newPass();
+    }
+
+    /** See {@link TraceFileAccess#learnWith}. */
+    private void learnWith(TraceLearner l) {
+        if (settings.learnedContext() != null || settings.traceContext() != ReadSettings.TraceContext.TWO_PASSES) {
+            throw new IllegalStateException("no first pass to learn from: " + settings);
+        }
+        if (pass != null) {
+            throw new IllegalStateException("the first pass is made already");
+        }
+        learner = Objects.requireNonNull(l, "learner");
     }
 
     private FilePass newPass() {

@@ -130,17 +130,26 @@ public final class FilePass {
      * registered with {@code decoder} as well, for a read that starts in the middle of the trace.
      */
     public static TraceContext learnContext(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas) {
-        TraceContext context = new TraceContext();
+        return learnContext(files, decoder, harvestSchemas, TraceLearner.NONE);
+    }
+
+    /**
+     * {@link #learnContext(List, EventDecoder, boolean)}, with {@code learner} learning from the same pass what it
+     * needs besides the context (the trace model's tables), and told how far the pass is.
+     */
+    public static TraceContext learnContext(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas,
+                                            TraceLearner learner) {
+        ContextLearning step = new ContextLearning(decoder, harvestSchemas, learner);
         FilePass pass = over(files);
+        long n = 0;
         while (pass.advance()) {
-            EtlRecordEvent r = pass.record();
-            if (TraceContext.describesTrace(r)) {
-                context.learn(r, decoder);
-            } else if (harvestSchemas && carriesSchemas(r)) {
-                decoder.decode(r); // harvests the schema into the registry
+            if ((++n & PROGRESS_MASK) == 0) {
+                learner.progress(pass.fraction());
             }
+            step.accept(pass.record());
         }
-        return context;
+        learner.progress(1.0);
+        return step.context();
     }
 
     /**

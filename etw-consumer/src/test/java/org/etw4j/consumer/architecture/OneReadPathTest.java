@@ -48,6 +48,9 @@ class OneReadPathTest {
                     "the one read loop: opens, merges (one cursor over all buffers), adapts, learns the context"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/TraceFile.java",
                     "the public pull reader: runs FilePass and hands each record to decode and present"),
+            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/internal/ContextLearning.java",
+                    "a first pass's per-record step: decodes a record once for the context, the schemas it harvests"
+                            + " and a TraceLearner's tables (the trace model's)"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/LearnedContext.java",
                     "a reader's first pass, made once through FilePass.learnContext and shared"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/EventRecord.java",
