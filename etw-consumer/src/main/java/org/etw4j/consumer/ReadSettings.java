@@ -36,10 +36,20 @@ public final class ReadSettings {
     public static final ReadSettings DEFAULT = builder().build();
 
     static {
-        ReadSettingsAccess.install(settings -> {
-            ManifestRegistry registry = new ManifestRegistry();
-            settings.registerManifests(registry);
-            return new EventDecoder(registry);
+        ReadSettingsAccess.install(new ReadSettingsAccess.Bridge() {
+            @Override
+            public EventDecoder decoder(ReadSettings settings) throws ReadSetupException {
+                ManifestRegistry registry = new ManifestRegistry();
+                settings.registerManifests(registry);
+                return new EventDecoder(registry);
+            }
+
+            @Override
+            public ReadSettings manifestsOnly(ReadSettings settings) {
+                Builder b = builder();
+                b.manifests.addAll(settings.manifests);
+                return b.build();
+            }
         });
     }
 

@@ -6,7 +6,8 @@ import org.etw4j.consumer.internal.decode.EventDecoder;
 
 /**
  * What {@link ReadSettings} keeps out of its public API, for the consumer's own readers outside its package (the
- * timeline's writing pass): a decoder over the settings' manifests. The JDK's "shared secrets" pattern, as
+ * timeline): a decoder over the settings' manifests, and
+ * settings with only the manifests. The JDK's "shared secrets" pattern, as
  * {@link EventRecordAccess}; set once by {@code ReadSettings}' class initializer.
  *
  * <p>Thread-safe; stateless apart from the bridge.
@@ -15,6 +16,8 @@ public final class ReadSettingsAccess {
     /** The bridge ReadSettings implements. */
     public interface Bridge {
         EventDecoder decoder(ReadSettings settings) throws ReadSetupException;
+
+        ReadSettings manifestsOnly(ReadSettings settings);
     }
 
     private static final Bridged<Bridge> BRIDGE = new Bridged<>("ReadSettings");
@@ -38,5 +41,13 @@ public final class ReadSettingsAccess {
      */
     public static EventDecoder decoder(ReadSettings settings) throws ReadSetupException {
         return BRIDGE.get().decoder(settings);
+    }
+
+    /**
+     * {@code settings}' manifests with the defaults for everything else: what a reader takes from settings that only
+     * say what to decode with ({@code Timeline.Options.manifests}).
+     */
+    public static ReadSettings manifestsOnly(ReadSettings settings) {
+        return BRIDGE.get().manifestsOnly(settings);
     }
 }
