@@ -40,9 +40,9 @@ import org.etw4j.consumer.internal.TraceLearner;
  * attributed through them.
  *
  * <p>Every client of etw4j that reads .etl records reads through this class (the streams, {@code etw dump} and
- * {@code etw summary}, the Spark reader, the report's event rate, the benchmarks) or, inside the consumer, through
- * the same internal file pass it runs (the trace model, the timeline, the relogger): what a client needs beyond
- * "every event, decoded" is a setting, not a loop of its own.
+ * {@code etw summary}, the Spark reader, the report's event rate, the trace model and the timeline, the benchmarks)
+ * or, inside the consumer, through the same internal file pass it runs (the relogger, which writes records back
+ * raw): what a client needs beyond "every event, decoded" is a setting, not a loop of its own.
  * A range of one file's buffers ({@link ReadSettings.Builder#buffers}), a context another reader's first pass
  * learned ({@link LearnedContext}), the tally of events no schema describes ({@link #undecoded()}), files the
  * caller opened itself ({@link #over}), the raw record of each event ({@link #record()}) for header-only readers,

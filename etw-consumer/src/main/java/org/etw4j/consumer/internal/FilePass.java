@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
-import java.util.function.DoubleConsumer;
 import org.etw4j.Guid;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.ManifestRegistry;
@@ -26,8 +24,9 @@ import org.etw4j.format.EventHeaderLayout;
  * The consumer's one read loop over .etl files: opens them, merges them in time order (one cursor over all their
  * per-processor buffers), presents each record as an {@code EVENT_RECORD} for the decoder, says how far the pass
  * is, and makes the optional first pass that learns the trace's context (as TraceEvent's TraceLog reads a trace
- * twice). Every client that reads files (streams, {@code org.etw4j.consumer.TraceFile}, the trace model, the
- * timeline, the relogger, the Spark reader, the benchmarks) reads through it.
+ * twice; a {@link TraceLearner} learns the trace model's tables in the same pass). {@code org.etw4j.consumer.TraceFile}
+ * runs it, and through it every client that reads files (streams, commands, the trace model and timeline, Spark,
+ * the benchmarks); besides it only the relogger, which writes the records back raw.
  *
  * <p>Not thread-safe: one thread advances a pass. The view and the record describe the current record only until
  * the next {@link #advance()}. A pass holds no resources; the files are the caller's to close ({@link #open} closes
@@ -106,21 +105,6 @@ public final class FilePass {
     /** The record accounting of the pass so far. */
     public EtlRecordCounts counts() {
         return cursor.recordCounts();
-    }
-
-    /**
-     * Hands every remaining record to {@code each} (valid during the call), and how far the pass is to
-     * {@code progress} every 4096 records and 1 at the end.
-     */
-    public void forEach(Consumer<? super EtlRecordEvent> each, DoubleConsumer progress) {
-        long n = 0;
-        while (cursor.advance()) {
-            if ((++n & PROGRESS_MASK) == 0) {
-                progress.accept(fraction());
-            }
-            each.accept(record());
-        }
-        progress.accept(1.0);
     }
 
     /**
