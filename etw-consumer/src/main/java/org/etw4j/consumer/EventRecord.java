@@ -22,7 +22,6 @@ import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.internal.EventRecordAccess;
-import org.etw4j.consumer.internal.ReadSettingsAccess;
 import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
@@ -86,7 +85,8 @@ public final class EventRecord {
             public java.util.function.Function<RawEventRecord, EventRecord> records(ReadSettings manifests,
                                                                                    TraceContext context)
                     throws ReadSetupException {
-                RecordDecoding d = new RecordDecoding(ReadSettingsAccess.decoder(manifests));
+                RecordDecoding d = new RecordDecoding();
+                manifests.registerManifests(d.decoder.manifests());
                 d.learned(context);
                 EventRecord event = new EventRecord(d);
                 return r -> {

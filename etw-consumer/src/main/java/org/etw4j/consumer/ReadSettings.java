@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import org.etw4j.Guid;
 import org.etw4j.TimestampConverter;
-import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.ManifestCache;
 import org.etw4j.consumer.internal.decode.ManifestParser;
 import org.etw4j.consumer.internal.decode.ManifestRegistry;
@@ -36,20 +35,10 @@ public final class ReadSettings {
     public static final ReadSettings DEFAULT = builder().build();
 
     static {
-        ReadSettingsAccess.install(new ReadSettingsAccess.Bridge() {
-            @Override
-            public EventDecoder decoder(ReadSettings settings) throws ReadSetupException {
-                ManifestRegistry registry = new ManifestRegistry();
-                settings.registerManifests(registry);
-                return new EventDecoder(registry);
-            }
-
-            @Override
-            public ReadSettings manifestsOnly(ReadSettings settings) {
-                Builder b = builder();
-                b.manifests.addAll(settings.manifests);
-                return b.build();
-            }
+        ReadSettingsAccess.install(settings -> {
+            Builder b = builder();
+            b.manifests.addAll(settings.manifests);
+            return b.build();
         });
     }
 
