@@ -22,6 +22,7 @@ import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.etl.HeaderKind;
 import org.etw4j.consumer.internal.EventFormatterAccess;
 import org.etw4j.consumer.internal.EventRecordAccess;
+import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.output.EventFormat;
 import org.etw4j.consumer.output.EventFormatter;
 import org.etw4j.format.EventHeaderView;
@@ -78,6 +79,20 @@ public final class EventRecord {
             @Override
             public DecodedEvent decoded(EventRecord e) {
                 return e.decodedValue();
+            }
+
+            @Override
+            public java.util.function.Function<RawEventRecord, EventRecord> records(ReadSettings manifests,
+                                                                                   TraceContext context)
+                    throws ReadSetupException {
+                RecordDecoding d = new RecordDecoding();
+                manifests.registerManifests(d.decoder.manifests());
+                d.learned(context);
+                EventRecord event = new EventRecord(d);
+                return r -> {
+                    event.resetLive(r);
+                    return event;
+                };
             }
         });
     }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Objects;
 import org.etw4j.Guid;
 import org.etw4j.TimestampConverter;
-import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.ManifestCache;
 import org.etw4j.consumer.internal.decode.ManifestParser;
 import org.etw4j.consumer.internal.decode.ManifestRegistry;
@@ -37,9 +36,9 @@ public final class ReadSettings {
 
     static {
         ReadSettingsAccess.install(settings -> {
-            ManifestRegistry registry = new ManifestRegistry();
-            settings.registerManifests(registry);
-            return new EventDecoder(registry);
+            Builder b = builder();
+            b.manifests.addAll(settings.manifests);
+            return b.build();
         });
     }
 

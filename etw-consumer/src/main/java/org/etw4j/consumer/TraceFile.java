@@ -12,6 +12,8 @@ import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.internal.DecodedKinds;
 import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.internal.TraceFileAccess;
+import org.etw4j.consumer.internal.TraceLearner;
 
 /**
  * Reads the events of one or more .etl files, merged in time order and decoded, one at a time (the model of JDK
@@ -39,15 +41,19 @@ import org.etw4j.consumer.internal.FilePass;
  * attributed through them.
  *
  * <p>Every client of etw4j that reads .etl records reads through this class (the streams, {@code etw dump} and
- * {@code etw summary}, the Spark reader, the report's event rate, the benchmarks) or, inside the consumer, through
- * the same internal file pass it runs (the trace model, the timeline, the relogger): what a client needs beyond
- * "every event, decoded" is a setting, not a loop of its own.
+ * {@code etw summary}, the Spark reader, the report's event rate, the trace model and the timeline, the benchmarks)
+ * or, inside the consumer, through the same internal file pass it runs (the relogger, which writes records back
+ * raw): what a client needs beyond "every event, decoded" is a setting, not a loop of its own.
  * A range of one file's buffers ({@link ReadSettings.Builder#buffers}), a context another reader's first pass
  * learned ({@link LearnedContext}), the tally of events no schema describes ({@link #undecoded()}), files the
  * caller opened itself ({@link #over}), the raw record of each event ({@link #record()}) for header-only readers,
  * and reading again from the start ({@link #rewind()}).
  */
 public final class TraceFile implements AutoCloseable {
+    static {
+        TraceFileAccess.install(TraceFile::learnWith);
+    }
+
     private final ReadSettings settings;
     private final List<EtlFile> files;
     private final RecordDecoding decoding;
@@ -63,6 +69,8 @@ public final class TraceFile implements AutoCloseable {
     private EtlRecordEvent current;
     private long[] firstPassWarnings;
     private FilePass pass;
+    /** Learns what the trace model needs in the first pass besides the context ({@link TraceFileAccess}). */
+    private TraceLearner learner = TraceLearner.NONE;
     private boolean pending;
     private boolean ended;
     private boolean closed;
@@ -317,7 +325,7 @@ public final class TraceFile implements AutoCloseable {
 
     private void start() {
         if (settings.learnedContext() == null && settings.traceContext() == ReadSettings.TraceContext.TWO_PASSES) {
-            decoding.learned(FilePass.learnContext(files, decoding.decoder, false));
+            decoding.learned(FilePass.learnContext(files, decoding.decoder, false, learner));
         }
         // The first pass meets the same record problems as the second: they are counted once.
         firstPassWarnings = new long[files.size()];
@@ -328,6 +336,17 @@ public final class TraceFile implements AutoCloseable {
         plain = settings.traceContext() != ReadSettings.TraceContext.ONE_PASS && !settings.hasTimeRange()
                 && selection.isEmpty() && undecoded == null;
         pass = newPass();
+    }
+
+    /** See {@link TraceFileAccess#learnWith}. */
+    private void learnWith(TraceLearner l) {
+        if (settings.learnedContext() != null || settings.traceContext() != ReadSettings.TraceContext.TWO_PASSES) {
+            throw new IllegalStateException("no first pass to learn from: " + settings);
+        }
+        if (pass != null) {
+            throw new IllegalStateException("the first pass is made already");
+        }
+        learner = Objects.requireNonNull(l, "learner");
     }
 
     private FilePass newPass() {

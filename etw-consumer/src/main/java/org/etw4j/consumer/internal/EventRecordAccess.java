@@ -2,6 +2,9 @@ package org.etw4j.consumer.internal;
 
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
+import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
 import org.etw4j.consumer.internal.decode.EventView;
 
@@ -21,6 +24,9 @@ public final class EventRecordAccess {
         EventView view(EventRecord e);
 
         DecodedEvent decoded(EventRecord e);
+
+        java.util.function.Function<RawEventRecord, EventRecord> records(ReadSettings manifests, TraceContext context)
+                throws ReadSetupException;
     }
 
     private static final Bridged<Bridge> BRIDGE = new Bridged<>("EventRecord");
@@ -50,5 +56,19 @@ public final class EventRecordAccess {
     /** {@code e}'s decoded value (computed on first use, then kept). */
     public static DecodedEvent decoded(EventRecord e) {
         return BRIDGE.get().decoded(e);
+    }
+
+    /**
+     * Events over records that come from neither a file nor a session (made-up records of tests), as a stream
+     * presents them: one reused event re-pointed at each record (valid until the next), decoded with the manifests
+     * of {@code manifests} (its other settings are not used) and the schemas the records carry, shown through
+     * {@code context}, a first pass's.
+     *
+     * @throws ReadSetupException naming a manifest that cannot be read
+     */
+    public static java.util.function.Function<RawEventRecord, EventRecord> records(ReadSettings manifests,
+                                                                                  TraceContext context)
+            throws ReadSetupException {
+        return BRIDGE.get().records(manifests, context);
     }
 }

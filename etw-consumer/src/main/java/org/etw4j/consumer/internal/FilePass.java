@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
-import java.util.function.DoubleConsumer;
 import org.etw4j.Guid;
 import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.ManifestRegistry;
@@ -25,8 +23,9 @@ import org.etw4j.format.EventHeaderLayout;
  * The consumer's one read loop over .etl files: opens them, merges them in time order (one cursor over all their
  * per-processor buffers), presents each record as an {@code EVENT_RECORD} for the decoder, says how far the pass
  * is, and makes the optional first pass that learns the trace's context (as TraceEvent's TraceLog reads a trace
- * twice). Every client that reads files (streams, {@code org.etw4j.consumer.TraceFile}, the trace model, the
- * timeline, the relogger, the Spark reader, the benchmarks) reads through it.
+ * twice; a {@link TraceLearner} learns the trace model's tables in the same pass). {@code org.etw4j.consumer.TraceFile}
+ * runs it, and through it every client that reads files (streams, commands, the trace model and timeline, Spark,
+ * the benchmarks); besides it only the relogger, which writes the records back raw.
  *
  * <p>Not thread-safe: one thread advances a pass. The view and the record describe the current record only until
  * the next {@link #advance()}. A pass holds no resources; the files are the caller's to close ({@link #open} closes
@@ -108,38 +107,32 @@ public final class FilePass {
     }
 
     /**
-     * Hands every remaining record to {@code each} (valid during the call), and how far the pass is to
-     * {@code progress} every 4096 records and 1 at the end.
-     */
-    public void forEach(Consumer<? super EtlRecordEvent> each, DoubleConsumer progress) {
-        long n = 0;
-        while (cursor.advance()) {
-            if ((++n & PROGRESS_MASK) == 0) {
-                progress.accept(fraction());
-            }
-            each.accept(record());
-        }
-        progress.accept(1.0);
-    }
-
-    /**
      * The first of two passes, as TraceEvent's TraceLog reads a trace: the volume mapping, processes, threads and
      * file names of {@code files}, so that events logged before the rundown that describes their process show it.
      * With {@code harvestSchemas} the schemas the trace carries (EventSource manifests, TDH metadata events) are
      * registered with {@code decoder} as well, for a read that starts in the middle of the trace.
      */
     public static TraceContext learnContext(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas) {
-        TraceContext context = new TraceContext();
+        return learnContext(files, decoder, harvestSchemas, TraceLearner.NONE);
+    }
+
+    /**
+     * {@link #learnContext(List, EventDecoder, boolean)}, with {@code learner} learning from the same pass what it
+     * needs besides the context (the trace model's tables), and told how far the pass is.
+     */
+    public static TraceContext learnContext(List<EtlFile> files, EventDecoder decoder, boolean harvestSchemas,
+                                            TraceLearner learner) {
+        ContextLearning step = new ContextLearning(decoder, harvestSchemas, learner);
         FilePass pass = over(files);
+        long n = 0;
         while (pass.advance()) {
-            EtlRecordEvent r = pass.record();
-            if (TraceContext.describesTrace(r)) {
-                context.learn(r, decoder);
-            } else if (harvestSchemas && carriesSchemas(r)) {
-                decoder.decode(r); // harvests the schema into the registry
+            if ((++n & PROGRESS_MASK) == 0) {
+                learner.progress(pass.fraction());
             }
+            step.accept(pass.record());
         }
-        return context;
+        learner.progress(1.0);
+        return step.context();
     }
 
     /**

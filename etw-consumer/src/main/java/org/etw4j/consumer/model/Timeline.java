@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.etw4j.RawEventRecord;
+import org.etw4j.consumer.EventRecord;
 import org.etw4j.consumer.ReadSettings;
 import org.etw4j.consumer.ReadSetupException;
-import org.etw4j.consumer.internal.decode.EventDecoder;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.internal.FilePass;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.internal.ReadSettingsAccess;
 
 /**
@@ -44,7 +46,8 @@ import org.etw4j.consumer.internal.ReadSettingsAccess;
  *
  * <p>Memory: the {@link TraceModel} (per process, thread, image, method, distinct stack), then per process and thread
  * drawn, per activity open and per distinct stack-frame node; events are written as they are read, never kept. The
- * files are read three times: twice by {@link TraceModel#read(List)}, once to write.
+ * files are read three times through one {@link TraceFile}: twice for the {@link TraceModel} (the reader's first
+ * pass and one more), once to write.
  *
  * <p>Not done: durations carried by single events (e.g. DiskIo's response time) and Begin/End pairs with other
  * opcodes (the CLR's GCSuspendEEBegin/End): they are instants.
@@ -145,42 +148,73 @@ public final class Timeline {
     }
 
     /**
-     * Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open.
+     * Writes the timeline of {@code files}, merged in time order, to {@code out}; the files stay open. One reader
+     * reads them three times: its first pass learns the context and the model's tables, the model reads them once
+     * more, then the reader reads its events again to write them.
      *
      * @throws UncheckedIOException wrapping the {@link ReadSetupException} that names a manifest of
      *                              {@link Options#manifests()} that cannot be read (said before the trace is read)
      */
     public static Summary write(List<EtlFile> files, Options options, Appendable out) {
-        EventDecoder decoder = decoder(options);
-        return write(TraceModel.read(files, (pass, passes, f) -> options.progress().update(pass, PASSES, f)),
-                each -> TraceModel.passOver(files, each, f -> options.progress().update(PASSES, PASSES, f)),
-                origin(files), options, decoder, out);
+        try (TraceFile in = reader(files, options)) {
+            TraceModel model = TraceModel.read(in, (pass, passes, f) -> options.progress().update(pass, PASSES, f),
+                    (pass, record) -> { });
+            in.rewind();
+            return write(model, in, origin(files, in), options, out);
+        }
     }
 
-    /** Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. */
+    /**
+     * Writes the timeline of {@code files}, whose model {@code model} is, to {@code out}; the files stay open. For
+     * tests: the reader makes a first pass of its own (its context describes the trace as the model's does).
+     */
     static Summary write(TraceModel model, List<EtlFile> files, Options options, Appendable out) {
-        return write(model, each -> TraceModel.passOver(files, each, f -> options.progress().update(PASSES, PASSES, f)),
-                origin(files), options, out);
+        try (TraceFile in = reader(files, options)) {
+            return write(model, in, origin(files, in), options, out);
+        }
     }
 
-    /** Writes the timeline of the records {@code pass} hands out (in time order), {@code ts} 0 at {@code origin}. */
+    /**
+     * Writes the timeline of the records {@code pass} hands out (in time order), {@code ts} 0 at {@code origin},
+     * each shown through the model's context as a reader shows its events. For tests and other record sources.
+     */
     static Summary write(TraceModel model, Consumer<Consumer<RawEventRecord>> pass, long origin, Options options,
                          Appendable out) {
-        return write(model, pass, origin, options, decoder(options), out);
-    }
-
-    private static Summary write(TraceModel model, Consumer<Consumer<RawEventRecord>> pass, long origin,
-                                 Options options, EventDecoder decoder, Appendable out) {
-        TimelineWriter w = new TimelineWriter(model, origin, options, decoder, out);
+        Function<RawEventRecord, EventRecord> events;
+        try {
+            events = EventRecordAccess.records(options.manifests(), model.context());
+        } catch (ReadSetupException e) {
+            throw new UncheckedIOException(e);
+        }
+        TimelineWriter w = new TimelineWriter(model, origin, options, out);
         w.begin();
-        pass.accept(w::accept);
+        pass.accept(r -> w.accept(r, events.apply(r)));
         return w.finish();
     }
 
-    /** A decoder over the manifests of {@code options}. */
-    private static EventDecoder decoder(Options options) {
+    /** The writing pass: every event {@code in} delivers, from where it is. */
+    private static Summary write(TraceModel model, TraceFile in, long origin, Options options, Appendable out) {
+        TimelineWriter w = new TimelineWriter(model, origin, options, out);
+        w.begin();
+        long n = 0;
+        while (in.hasMoreEvents()) {
+            EventRecord e = in.readEvent();
+            if ((++n & 0xFFF) == 0) {
+                options.progress().update(PASSES, PASSES, in.progress());
+            }
+            w.accept(in.record(), e);
+        }
+        options.progress().update(PASSES, PASSES, 1.0);
+        return w.finish();
+    }
+
+    /**
+     * A reader of {@code files} that decodes with the manifests of {@code options} and draws on its own first pass
+     * (the selection of {@code options} is the writer's: every event is delivered).
+     */
+    private static TraceFile reader(List<EtlFile> files, Options options) {
         try {
-            return ReadSettingsAccess.decoder(options.manifests());
+            return TraceFile.over(ReadSettingsAccess.manifestsOnly(options.manifests()), files);
         } catch (ReadSetupException e) {
             throw new UncheckedIOException(e);
         }
@@ -188,9 +222,10 @@ public final class Timeline {
 
     /**
      * The trace's start: the earliest of the files' header start times and first records (a record may precede its
-     * file's start time, e.g. when the session's clock was read before the header was written).
+     * file's start time, e.g. when the session's clock was read before the header was written). Reads the first
+     * event of {@code in}, which stays to be read.
      */
-    static long origin(List<EtlFile> files) {
+    private static long origin(List<EtlFile> files, TraceFile in) {
         long origin = Long.MAX_VALUE;
         for (EtlFile f : files) {
             long start = f.header().startTime();
@@ -198,9 +233,8 @@ public final class Timeline {
                 origin = Math.min(origin, start);
             }
         }
-        FilePass pass = FilePass.over(files);
-        if (pass.advance()) {
-            origin = Math.min(origin, pass.record().timestamp());
+        if (in.hasMoreEvents()) {
+            origin = Math.min(origin, in.record().timestamp());
         }
         return origin == Long.MAX_VALUE ? 0 : origin;
     }

@@ -12,8 +12,9 @@ import java.util.Set;
 import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.ProcessLifetime;
+import org.etw4j.consumer.EventRecord;
+import org.etw4j.consumer.internal.EventRecordAccess;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
-import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.internal.decode.ProviderSelection;
 import org.etw4j.consumer.etl.EtlClock;
@@ -51,8 +52,6 @@ final class TimelineWriter {
     private final TraceModel model;
     private final long origin;
     private final Timeline.Options options;
-    /** Decodes the events: the manifests of the options besides the trace's own schemas. */
-    private final EventDecoder decoder;
     private final JsonWriter w;
     private final StartStopPairing<Half> pairing;
     private final Map<Integer, ProcessTrack> tracks = new HashMap<>();
@@ -66,9 +65,8 @@ final class TimelineWriter {
     private long slices;
     private long instants;
 
-    TimelineWriter(TraceModel model, long origin, Timeline.Options options, EventDecoder decoder, Appendable out) {
+    TimelineWriter(TraceModel model, long origin, Timeline.Options options, Appendable out) {
         this.model = model;
-        this.decoder = decoder;
         this.origin = origin;
         this.options = options;
         this.w = new JsonWriter(out);
@@ -101,7 +99,11 @@ final class TimelineWriter {
         w.name("traceEvents").beginArray();
     }
 
-    void accept(RawEventRecord r) {
+    /**
+     * Draws record {@code r}, whose event {@code event} is (decoded with the options' manifests and shown through
+     * the trace's context by the reader; decoded only when drawn).
+     */
+    void accept(RawEventRecord r, EventRecord event) {
         boolean classic = (r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) != 0;
         if (classic && is(r, KernelSchemas.PERF_INFO) && r.opcode() == 46) {
             if (options.samples()) {
@@ -128,7 +130,7 @@ final class TimelineWriter {
         if (!pairs && !inRange(time)) {
             return;
         }
-        DecodedEvent e = decoder.decode(r);
+        DecodedEvent e = EventRecordAccess.decoded(event);
         if (provider != null && !selected.containsKey(provider)) {
             boolean yes = selection.accepts(e);
             selected.put(provider, yes);
@@ -136,7 +138,6 @@ final class TimelineWriter {
                 return;
             }
         }
-        e = model.context().present(r, e);
         int pid = e.process() != null ? e.process().processId() : model.context().processIdOf(r, e);
         Guid activity = r.activityIdMsb() == 0 && r.activityIdLsb() == 0 ? null : r.activityId();
         Half h = new Half(e, pid, r.threadId(), activity, stackOf(r));

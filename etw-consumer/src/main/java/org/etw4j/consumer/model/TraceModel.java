@@ -14,15 +14,19 @@ import org.etw4j.Guid;
 import org.etw4j.RawEventRecord;
 import org.etw4j.consumer.EventField;
 import org.etw4j.consumer.ProcessLifetime;
+import org.etw4j.consumer.ReadSettings;
+import org.etw4j.consumer.ReadSetupException;
+import org.etw4j.consumer.TraceFile;
 import org.etw4j.consumer.internal.decode.DecodedEvent;
-import org.etw4j.consumer.internal.decode.EventDecoder;
 import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.internal.decode.ProcessTable;
 import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlFile;
+import org.etw4j.consumer.etl.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
-import org.etw4j.consumer.internal.FilePass;
-import org.etw4j.consumer.internal.ReadFraction;
+import org.etw4j.consumer.internal.ContextLearning;
+import org.etw4j.consumer.internal.TraceFileAccess;
+import org.etw4j.consumer.internal.TraceLearner;
 import org.etw4j.format.EventHeaderLayout;
 
 /**
@@ -32,8 +36,9 @@ import org.etw4j.format.EventHeaderLayout;
  * {@code module!+offset} frames. Times are FILETIME (100 ns since 1601 UTC). Immutable once read; thread-safe for
  * reading.
  *
- * <p>Built by {@link #read}, which reads the files twice as TraceLog does: the first pass learns processes, threads
- * and the volume mapping (through a {@link TraceContext}), images, stack-key definitions and the sampling interval;
+ * <p>Built by {@link #read}, which reads the files twice through {@link TraceFile} as TraceLog does: the reader's
+ * first pass learns processes, threads and the volume mapping (its {@link TraceContext}) and, for the model, images,
+ * stack-key definitions and the sampling interval;
  * the second joins every PerfInfo/SampleProf event (opcode 46) to the StackWalk events that follow it for the same
  * thread and timestamp (StackWalk/Stack, opcode 32: EventTimeStamp, StackProcess, StackThread, then the frames,
  * leaf first, pointer-sized as the record header says; with stack caching StackKeyKernel 37 / StackKeyUser 38, see
@@ -55,7 +60,8 @@ public final class TraceModel {
     /** 32-bit: user space 0x00000000 through 0x7FFFFFFF by default (same page; /3GB raises it, see lookup). */
     private static final long USER_LIMIT_32 = 0x7FFF_FFFFL;
 
-    private final TraceContext context = new TraceContext();
+    /** The first pass's context (the reader's, for a model read from files), given when that pass begins. */
+    private TraceContext context;
     private final ImageTable images = new ImageTable(p -> context.volumes().toDos(p));
     private final Map<Integer, List<TraceThread>> threadsById = new HashMap<>();
     private final List<TraceThread> threadOrder = new ArrayList<>();
@@ -122,38 +128,45 @@ public final class TraceModel {
     public static TraceModel read(List<EtlFile> files, ReadProgress progress, PassObserver observer) {
         java.util.Objects.requireNonNull(progress, "progress");
         java.util.Objects.requireNonNull(observer, "observer");
-        int[] pass = {0};
-        return read(each -> {
-            int p = ++pass[0];
-            passOver(files, v -> observer.record(p, v), each, f -> progress.update(p, 2, f));
-            observer.passEnded(p);
-        });
+        TraceFile in;
+        try {
+            in = TraceFile.over(ReadSettings.DEFAULT, files);
+        } catch (ReadSetupException e) {
+            throw new IllegalStateException("the default settings name no manifest", e);
+        }
+        try (in) {
+            return read(in, (pass, passes, f) -> progress.update(pass, 2, f), observer);
+        }
     }
 
     /**
-     * One pass over {@code files} merged in time order: every record to {@code each} (a view, valid during the
-     * call), how far the pass is ({@link ReadFraction}, 0 to 1) to {@code fraction} every 4096 records and 1 at the
-     * end. Shared by the model's passes and the {@link Timeline}'s.
+     * Reads the model through {@code in}, which has read nothing yet and makes a first pass of its own (two
+     * passes, no learned context): its first pass learns the model's tables with the context, then the model reads
+     * every record once (pass 2; {@code progress} hears passes 1 and 2). Afterwards {@code in} is at its end; its
+     * events are presented through {@link #context()}, and a {@link TraceFile#rewind()} reads them again (the
+     * {@link Timeline}'s writing pass).
      */
-    static void passOver(List<EtlFile> files, java.util.function.Consumer<RawEventRecord> each,
-                         java.util.function.DoubleConsumer fraction) {
-        passOver(files, v -> { }, each, fraction);
-    }
-
-    /** {@link #passOver(List, java.util.function.Consumer, java.util.function.DoubleConsumer)}, each record's view too. */
-    private static void passOver(List<EtlFile> files, java.util.function.Consumer<EtlRecordView> view,
-                                 java.util.function.Consumer<RawEventRecord> each,
-                                 java.util.function.DoubleConsumer fraction) {
-        FilePass pass = FilePass.over(files);
+    static TraceModel read(TraceFile in, ReadProgress progress, PassObserver observer) {
+        TraceModel m = new TraceModel();
+        TraceFileAccess.learnWith(in, m.new TableLearner(progress, observer));
+        boolean more = in.hasMoreEvents(); // makes the first pass
+        m.finishThreads();
+        observer.passEnded(1);
+        Sampler s = m.new Sampler();
         long n = 0;
-        while (pass.advance()) {
+        for (; more; more = in.hasMoreEvents()) {
+            in.readEvent(); // the record is all the model reads: the event is not decoded
+            EtlRecordEvent r = in.record();
             if ((++n & 0xFFF) == 0) {
-                fraction.accept(pass.fraction());
+                progress.update(2, 2, in.progress());
             }
-            view.accept(pass.view());
-            each.accept(pass.record());
+            observer.record(2, r.view());
+            s.accept(r);
         }
-        fraction.accept(1.0);
+        progress.update(2, 2, 1.0);
+        m.profile = s.finish();
+        observer.passEnded(2);
+        return m;
     }
 
     /**
@@ -162,8 +175,8 @@ public final class TraceModel {
      */
     static TraceModel read(java.util.function.Consumer<java.util.function.Consumer<RawEventRecord>> pass) {
         TraceModel m = new TraceModel();
-        EventDecoder decoder = new EventDecoder();
-        pass.accept(r -> m.learn(r, decoder));
+        ContextLearning first = ContextLearning.withOwnDecoder(m.new TableLearner(ReadProgress.NONE, (p, v) -> { }));
+        pass.accept(first::accept);
         m.finishThreads();
         Sampler s = m.new Sampler();
         pass.accept(s::accept);
@@ -315,8 +328,51 @@ public final class TraceModel {
 
     // ------------------------------------------------------------------------------------------ first pass
 
-    private void learn(RawEventRecord r, EventDecoder decoder) {
-        context.learn(r, decoder);
+    /**
+     * The model's part in the first pass ({@link TraceLearner}): the records it decodes, its tables, pass 1 of
+     * {@code progress} and {@code observer}.
+     */
+    private final class TableLearner implements TraceLearner {
+        private final ReadProgress progress;
+        private final PassObserver observer;
+
+        TableLearner(ReadProgress progress, PassObserver observer) {
+            this.progress = progress;
+            this.observer = observer;
+        }
+
+        @Override
+        public void begin(TraceContext learning) {
+            context = learning;
+        }
+
+        @Override
+        public boolean decodes(RawEventRecord r) {
+            if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
+                return false;
+            }
+            int op = r.opcode();
+            return is(r, KernelSchemas.IMAGE) && (op == 10 || op == 2 || op == 3 || op == 4)
+                    || is(r, KernelSchemas.THREAD) && op >= 1 && op <= 4
+                    || is(r, KernelSchemas.PERF_INFO) && (op == 72 || op == 73) && interval < 0;
+        }
+
+        @Override
+        public void learn(RawEventRecord r, DecodedEvent decoded) {
+            if (r instanceof EtlRecordEvent a) {
+                observer.record(1, a.view());
+            }
+            TraceModel.this.learn(r, decoded);
+        }
+
+        @Override
+        public void progress(double fraction) {
+            progress.update(1, 2, fraction);
+        }
+    }
+
+    /** One record of the first pass, after the context learned from it; {@code e} is it decoded when it is modelled. */
+    private void learn(RawEventRecord r, DecodedEvent e) {
         if ((r.flags() & EventHeaderLayout.FLAG_CLASSIC_HEADER) == 0) {
             clrMethod(r);
             return;
@@ -324,7 +380,6 @@ public final class TraceModel {
         int op = r.opcode();
         long time = r.timestamp();
         if (is(r, KernelSchemas.IMAGE) && (op == 10 || op == 2 || op == 3 || op == 4)) {
-            DecodedEvent e = decoder.decode(r);
             Long base = asLong(e, "ImageBase");
             Long size = asLong(e, "ImageSize");
             Long pid = asLong(e, "ProcessID");
@@ -340,7 +395,6 @@ public final class TraceModel {
                 default -> images.unload(p, base, size, path, time);
             }
         } else if (is(r, KernelSchemas.THREAD) && op >= 1 && op <= 4) {
-            DecodedEvent e = decoder.decode(r);
             Long pid = asLong(e, "ProcessID");
             Long tid = asLong(e, "ThreadID");
             if (pid != null && tid != null) {
@@ -356,7 +410,6 @@ public final class TraceModel {
                 keys.define(pointer(b, at, ps), r.rawTimestamp(), frames(b, at + ps, end, ps));
             }
         } else if (is(r, KernelSchemas.PERF_INFO) && (op == 72 || op == 73) && interval < 0) {
-            DecodedEvent e = decoder.decode(r);
             Long source = asLong(e, "SampleSource");
             Long newInterval = asLong(e, "NewInterval");
             if (source != null && source == 0 && newInterval != null) { // source 0: the profile timer

@@ -45,6 +45,9 @@ class OneReadPathTest {
                     "the one read loop: opens, merges (one cursor over all buffers), adapts, learns the context"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/TraceFile.java",
                     "the public pull reader: runs FilePass and hands each record to decode and present"),
+            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/internal/ContextLearning.java",
+                    "a first pass's per-record step: decodes a record once for the context, the schemas it harvests"
+                            + " and a TraceLearner's tables (the trace model's)"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/LearnedContext.java",
                     "a reader's first pass, made once through FilePass.learnContext and shared"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/EventRecord.java",
@@ -70,13 +73,6 @@ class OneReadPathTest {
                             + " adapted or decoded; the tier below the pipeline cannot read through it"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/etl/Relogger.java",
                     "reads through FilePass (the one loop) and writes the records back raw"),
-            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/model/TraceModel.java",
-                    "the model's passes run on FilePass and decode the kinds they model with the pipeline's"
-                            + " decoder (not on TraceFile yet: its first pass learns model tables, not a context)"),
-            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/model/Timeline.java",
-                    "the timeline's pass runs on FilePass (as the model's)"),
-            Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/model/TimelineWriter.java",
-                    "the timeline's writing pass (Timeline's) decodes with the decoder made from its options' manifests"),
             Map.entry("etw-consumer/src/main/java/org/etw4j/consumer/ParallelFormatting.java",
                     "TraceFile.writeEvents' workers: FilePass reads batches, each worker decodes with a copy of the"
                             + " reader's decoder and formats, in order"),
@@ -200,6 +196,10 @@ class OneReadPathTest {
         assertEquals(List.of("calls the decoder"), ownReadPath(ownDecode));
         String firstPass = "class X { Object c = TraceContext.firstPass(files, decoder, true); }";
         assertEquals(List.of("walks records: firstPass("), ownReadPath(firstPass));
+        // what the trace model and the timeline did before they read through TraceFile
+        String internalLoop = "class X { void f(List<EtlFile> files, EventDecoder d) { FilePass p = FilePass.over(files);"
+                + " while (p.advance()) { learn(d.decode(p.record())); } } }";
+        assertEquals(List.of("walks records: FilePass", "calls the decoder"), ownReadPath(internalLoop));
         String reader = "/** Not file.cursor() but: */ class X { void f(TraceFile in) { while (in.hasMoreEvents())"
                 + " { in.readEvent(); String s = \"x.cursor()\"; } } }";
         assertEquals(List.of(), ownReadPath(reader));
