@@ -202,7 +202,7 @@ public final class Timeline {
             if ((++n & 0xFFF) == 0) {
                 options.progress().update(PASSES, PASSES, in.progress());
             }
-            w.accept(in.record(), e);
+            w.accept(in.record().asRawEventRecord(), e);
         }
         options.progress().update(PASSES, PASSES, 1.0);
         return w.finish();

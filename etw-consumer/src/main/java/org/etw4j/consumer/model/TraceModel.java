@@ -22,7 +22,7 @@ import org.etw4j.consumer.internal.decode.KernelSchemas;
 import org.etw4j.consumer.internal.decode.ProcessTable;
 import org.etw4j.consumer.internal.decode.TraceContext;
 import org.etw4j.consumer.etl.EtlFile;
-import org.etw4j.consumer.etl.EtlRecordEvent;
+import org.etw4j.consumer.internal.EtlRecordEvent;
 import org.etw4j.consumer.etl.EtlRecordView;
 import org.etw4j.consumer.internal.ContextLearning;
 import org.etw4j.consumer.internal.TraceFileAccess;
@@ -156,12 +156,12 @@ public final class TraceModel {
         long n = 0;
         for (; more; more = in.hasMoreEvents()) {
             in.readEvent(); // the record is all the model reads: the event is not decoded
-            EtlRecordEvent r = in.record();
+            EtlRecordView v = in.record();
             if ((++n & 0xFFF) == 0) {
                 progress.update(2, 2, in.progress());
             }
-            observer.record(2, r.view());
-            s.accept(r);
+            observer.record(2, v);
+            s.accept(v.asRawEventRecord());
         }
         progress.update(2, 2, 1.0);
         m.profile = s.finish();

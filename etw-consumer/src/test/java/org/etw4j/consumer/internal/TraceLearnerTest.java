@@ -66,7 +66,7 @@ class TraceLearnerTest {
             while (in.hasMoreEvents()) {
                 in.readEvent();
                 assertNotNull(learner.context, "the learner was given the context before the first record");
-                read.add(in.record().timestamp());
+                read.add(in.record().asRawEventRecord().timestamp()); // FILETIME, as the learner sees it
             }
             assertTrue(read.size() > 10_000, "a trace of some size: " + read.size());
             assertEquals(read, learner.times, "every record once, in reading order");
