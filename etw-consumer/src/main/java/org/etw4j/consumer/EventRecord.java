@@ -43,7 +43,12 @@ import org.etw4j.tracelogging.TraceLoggingSchema;
  * immutable, thread-safe record independent of the trace's buffers. Records that crossed a stream's queue are
  * copies already ({@link #isCopy()}). Header getters on a view read the buffer in place and allocate nothing
  * unless they return objects; decoding ({@link #getFields()} and friends, {@link #eventName()},
- * {@link #providerName()}) happens on first use, once per record, and allocates.
+ * {@link #providerName()}) happens on first use, once per record, into the view's reused decoding target. The
+ * by-name getters ({@link #hasField}, {@link #getLong}, {@link #getInt}, {@link #getDouble}, {@link #getBoolean},
+ * {@link #getString}, {@link #getValue}, {@link #getField}) of a view read a top-level field from that target
+ * without building the whole decoded event when the decoder reads the event in place (flat manifest, kernel MOF
+ * and TDH templates; not TraceLogging, structs, dotted paths, nor events the trace context gives file names),
+ * and allocate only what they return; otherwise, and on copies, they answer from the decoded event, made once.
  *
  * <p>Decoding: TraceLogging events from their own schema (the {@code EVENT_SCHEMA_TL} extended item, parsed once
  * per distinct metadata blob); manifest events with the manifests registered on the stream
@@ -579,7 +584,8 @@ public final class EventRecord {
      * @throws IllegalArgumentException if there is no such field
      */
     public EventField getField(String name) {
-        EventField f = find(name);
+        int i = inPlaceIndex(name);
+        EventField f = i >= 0 ? eventView.field(i) : i == MISSING ? null : find(name);
         if (f == null) {
             throw new IllegalArgumentException("no field '" + name + "' in " + eventName());
         }
@@ -590,7 +596,8 @@ public final class EventRecord {
      * Whether a field exists; {@code name} may be a dotted path into structs ({@code "outer.inner"}).
      */
     public boolean hasField(String name) {
-        return find(name) != null;
+        int i = inPlaceIndex(name);
+        return i == NOT_IN_PLACE ? find(name) != null : i >= 0;
     }
 
     /**
@@ -599,11 +606,19 @@ public final class EventRecord {
      * @throws IllegalArgumentException if there is no such field
      */
     public Object getValue(String name) {
-        return getField(name).value();
+        int i = inPlaceIndex(name);
+        return i >= 0 ? eventView.getValue(i) : getField(name).value();
     }
 
     /** An integral field that fits an int. */
     public int getInt(String name) {
+        int i = inPlaceIndex(name);
+        if (i >= 0 && (eventView.holds(i, Integer.class) || eventView.holds(i, Long.class))) {
+            long l = eventView.getLong(i);
+            if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+                return (int) l;
+            }
+        }
         Object v = getValue(name);
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             return ((Number) v).intValue();
@@ -616,6 +631,10 @@ public final class EventRecord {
 
     /** An integral field (unsigned 64-bit values as their two's complement bits). */
     public long getLong(String name) {
+        int i = inPlaceIndex(name);
+        if (i >= 0 && (eventView.holds(i, Long.class) || eventView.holds(i, Integer.class))) {
+            return eventView.getLong(i);
+        }
         Object v = getValue(name);
         if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
             return ((Number) v).longValue();
@@ -625,6 +644,15 @@ public final class EventRecord {
 
     /** A numeric field as a double. */
     public double getDouble(String name) {
+        int i = inPlaceIndex(name);
+        if (i >= 0) {
+            if (eventView.holds(i, Double.class)) {
+                return eventView.getDouble(i);
+            }
+            if (eventView.holds(i, Long.class) || eventView.holds(i, Integer.class)) {
+                return eventView.getLong(i); // Long.doubleValue() and Integer.doubleValue(): the same widening
+            }
+        }
         Object v = getValue(name);
         if (v instanceof Number n) {
             return n.doubleValue();
@@ -634,6 +662,10 @@ public final class EventRecord {
 
     /** A boolean field. */
     public boolean getBoolean(String name) {
+        int i = inPlaceIndex(name);
+        if (i >= 0 && eventView.holds(i, Boolean.class)) {
+            return eventView.getBoolean(i);
+        }
         Object v = getValue(name);
         if (v instanceof Boolean b) {
             return b;
@@ -643,6 +675,10 @@ public final class EventRecord {
 
     /** A string field (strings and SIDs). */
     public String getString(String name) {
+        int i = inPlaceIndex(name);
+        if (i >= 0 && eventView.holds(i, String.class)) {
+            return eventView.getString(i);
+        }
         Object v = getValue(name);
         if (v instanceof String s) {
             return s;
@@ -671,6 +707,28 @@ public final class EventRecord {
     private static IllegalArgumentException typeMismatch(String name, Object v, String wanted) {
         return new IllegalArgumentException("field '" + name + "' holds " + (v == null ? "null" : v.getClass().getSimpleName())
                 + ", not " + wanted);
+    }
+
+    /** {@link #inPlaceIndex}: the reused view reads this record in place and has no top-level field so named. */
+    private static final int MISSING = -1;
+    /** {@link #inPlaceIndex}: the getters answer from the decoded value ({@link #find}). */
+    private static final int NOT_IN_PLACE = -2;
+
+    /**
+     * Where the by-name getters of a view answer from without building the {@link DecodedEvent}: the index of
+     * field {@code name} in the reused {@link #view()} when that view reads this record's fields in place
+     * ({@link EventView#isInPlace()}: flat templates, nothing the trace context adds) and {@code name} is a
+     * top-level name, {@link #MISSING} when such a view has no such field; {@link #NOT_IN_PLACE} for copies,
+     * dotted paths into structs and events the view holds as a decoded value. Either way the answers are the
+     * decoded value's: the view's field {@code i} is what {@link EventView#copy()} would make of it (a view's
+     * first field of a name, as {@link #find} takes the first).
+     */
+    private int inPlaceIndex(String name) {
+        if (copy || name.indexOf('.') >= 0) {
+            return NOT_IN_PLACE;
+        }
+        EventView v = view();
+        return v.isInPlace() ? v.indexOf(name) : NOT_IN_PLACE;
     }
 
     private EventField find(String path) {

@@ -717,6 +717,33 @@ public final class EventView {
         return elementSize[check(i)] == -1 ? -1 : size[i];
     }
 
+    /**
+     * Whether field {@code i}'s value ({@link #getValue(int)}, {@link EventField#value()}) is an instance of
+     * {@code type}, without making the value when the event is read in place: there an {@link InType#INT8} to
+     * {@link InType#INT32} field holds an Integer, the other integers a Long, FLOAT and DOUBLE a Double, BOOLEAN
+     * and integers of out type BOOLEAN a Boolean, texts and SIDs a String, BINARY a byte[], arrays a List. So that
+     * a typed getter by name answers as the value's class says, without boxing it.
+     */
+    public boolean holds(int i, Class<?> type) {
+        if (fallback != null) {
+            return type.isInstance(fallback.fields().get(i).value());
+        }
+        if (elementSize[check(i)] != -1) {
+            return type.isAssignableFrom(List.class);
+        }
+        Class<?> c = switch (kind[i]) {
+            case K_INT -> Integer.class;
+            case K_LONG -> Long.class;
+            case K_DOUBLE -> Double.class;
+            case K_BOOL, K_INT_BOOL -> Boolean.class;
+            case K_GUID -> Guid.class;
+            case K_INSTANT -> Instant.class;
+            case K_BYTES -> byte[].class;
+            default -> String.class;
+        };
+        return type.isAssignableFrom(c);
+    }
+
     /** Whether scalar field {@code i} holds an integer (or a boolean), so that {@link #getLong(int)} answers. */
     public boolean isInteger(int i) {
         if (fallback != null) {

@@ -195,14 +195,17 @@ public final class TraceContext {
     /**
      * {@link #present(RawEventRecord, DecodedEvent)} for the event in {@code view}, the decoded form of {@code r},
      * changed in place: events with file names to map or derive continue in the view's fallback mode (as
-     * {@link #present(RawEventRecord, DecodedEvent)} gives them), the others only get their process.
+     * {@link #present(RawEventRecord, DecodedEvent)} gives them), the others only get their process. An event of a
+     * provider with file-name fields that carries none of them (FileIO Read, Write, Cleanup...: a FileObject, no
+     * name) is one of the others: presenting its decoded form would keep every field, add no note, and only set the
+     * process.
      */
     public void present(RawEventRecord r, EventView view) {
         if (!view.isInPlace()) {
             view.presentAs(present(r, view.fallbackEvent()));
             return;
         }
-        if (pathFields(view.providerId(), view.source()).length > 0
+        if (hasAnyField(view, pathFields(view.providerId(), view.source()))
                 || needsFileName(view.source(), view.providerId(), view.opcode())
                 && view.indexOf("FileName") < 0 && view.indexOf("FileKey") >= 0) {
             view.presentAs(present(r, view.copy()));
@@ -340,6 +343,15 @@ public final class TraceContext {
     private static boolean needsFileName(SchemaSource source, Guid p, int opcode) {
         return source == SchemaSource.KERNEL_MOF
                 && (p.equals(KernelSchemas.DISK_IO) || (p.equals(KernelSchemas.PAGE_FAULT) && opcode == 32));
+    }
+
+    private static boolean hasAnyField(EventView view, String[] names) {
+        for (String n : names) {
+            if (view.indexOf(n) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isOneOf(String name, String[] names) {

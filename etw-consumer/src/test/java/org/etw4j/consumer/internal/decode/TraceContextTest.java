@@ -124,6 +124,28 @@ class TraceContextTest {
                 EventFormatterAccess.text(ntdll));
     }
 
+    /**
+     * A FileIO Read (FileIo_ReadWrite v3, opcode 67: offset, IRP, file object, file key, thread, size, flags) names
+     * no file: presenting it keeps every field and adds no note, so a view shows it in place with its process,
+     * exactly as the decoded event is presented. Failed before: every event of a provider with file-name fields
+     * (FileIO, Image, Process) was copied to a decoded value, whether or not it carried such a field.
+     */
+    @Test
+    void aFileIoEventWithoutAFileNameIsPresentedInPlace() {
+        TraceContext c = new TraceContext();
+        pass(c, process(3, 3988, 4, "svc.exe", "svc.exe", 1));
+        TestRecord read = kernel(KernelSchemas.FILE_IO, 67, 3, 3988, 77, 2, new Bytes().u64(8192).u64(0xffff0003L)
+                .u64(0xffff0001L).u64(0xffff0002L).u32(77).u32(4096).u32(0x60900).get());
+        EventView view = new EventView(decoder).decode(read);
+        assertTrue(view.isInPlace(), () -> "decoded in place: " + view.copy() + " " + view.notes());
+        c.present(read, view);
+        assertTrue(view.isInPlace(), "presented in place");
+        DecodedEvent presented = c.present(read, decoder.decode(read));
+        assertEquals(presented, view.copy());
+        assertEquals(3988, view.process().processId());
+        assertEquals(EventFormatterAccess.text(presented), EventFormatterAccess.text(view.copy()));
+    }
+
     @Test
     void systemPathsMapTheWindowsDirectory() {
         TraceContext c = new TraceContext();
