@@ -27,7 +27,7 @@ import java.util.Map;
  * benchmarks/target/benchmarks.jar org.etw4j.bench.CpuTimeRun [write|ffm|all] [nopeers]}; {@code ... CpuTimeRun scan
  * FILE,FILE} runs {@link EtlScanBenchmark}'s {@code headerScan} (the public reader) against its peer
  * {@code cursorScan} (the raw cursor) on the named corpus files; {@code ... CpuTimeRun copy FILE,FILE} runs
- * {@link CopyBenchmark}'s three; {@code ... CpuTimeRun decode FILE,FILE} {@link ViewDecodeBenchmark}'s
+ * {@link RecordReadBenchmark}'s {@code header}, {@code eventName} and {@code copy} (two passes); {@code ... CpuTimeRun decode FILE,FILE} {@link ViewDecodeBenchmark}'s
  * {@code viewDecode} and its peer {@code fullDecode} (no manifest).
  */
 public final class CpuTimeRun {
@@ -197,25 +197,26 @@ public final class CpuTimeRun {
             // EventRecord.copy() against reading the event's name (decoded into the reused view) and its id only
             String[] files = args.length > 1 ? args[1].split(",") : new String[] {"perfview__net.4.5.2.x64.etl"};
             for (String file : files) {
-                CopyBenchmark b = new CopyBenchmark();
+                RecordReadBenchmark b = new RecordReadBenchmark();
                 b.file = file;
+                b.context = "TWO_PASSES";
                 b.open();
                 Map<String, Loop> loops = new LinkedHashMap<>();
-                loops.put("CopyBenchmark.read", n -> {
+                loops.put("RecordReadBenchmark.header", n -> {
                     long s = 0;
                     for (int i = 0; i < n; i++) {
-                        s += b.read();
+                        s += b.header();
                     }
                     return s;
                 });
-                loops.put("CopyBenchmark.eventName", n -> {
+                loops.put("RecordReadBenchmark.eventName", n -> {
                     long s = 0;
                     for (int i = 0; i < n; i++) {
                         s += b.eventName().length();
                     }
                     return s;
                 });
-                loops.put("CopyBenchmark.copy", n -> {
+                loops.put("RecordReadBenchmark.copy", n -> {
                     long s = 0;
                     for (int i = 0; i < n; i++) {
                         lastEvent = b.copy();
@@ -223,7 +224,7 @@ public final class CpuTimeRun {
                     return s;
                 });
                 System.out.println(file);
-                measure(loops, 200_000, "CopyBenchmark.eventName");
+                measure(loops, 200_000, "RecordReadBenchmark.eventName");
                 b.close();
             }
         }

@@ -35,7 +35,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code getLong}: one integer field by name, {@link EventRecord#getLong(String)} (after
  *       {@link EventRecord#hasField}), the field the file's events nearly all carry ({@link #FIELD});</li>
  *   <li>{@code writeJsonl}: the event written by {@link EventFormatter} as {@code etw dump --format jsonl} writes
- *       it, to a stream that drops the bytes.</li>
+ *       it, to a stream that drops the bytes;</li>
+ *   <li>{@code copy}: the event kept, {@link EventRecord#copy()}: the same decoding as {@code eventName}, then copied
+ *       out as a value with the record's bytes (was {@code CopyBenchmark.copy}, whose {@code read} and
+ *       {@code eventName} were this class's {@code header} and {@code eventName}).</li>
  * </ul>
  */
 @State(Scope.Thread)
@@ -110,5 +113,10 @@ public class RecordReadBenchmark {
     @Benchmark
     public void writeJsonl() throws IOException {
         jsonl.write(next());
+    }
+
+    @Benchmark
+    public EventRecord copy() {
+        return next().copy();
     }
 }
