@@ -234,7 +234,7 @@ public final class Timeline {
             }
         }
         if (in.hasMoreEvents()) {
-            origin = Math.min(origin, in.record().timestamp());
+            origin = Math.min(origin, in.record().asRawEventRecord().timestamp()); // FILETIME, as the start time
         }
         return origin == Long.MAX_VALUE ? 0 : origin;
     }

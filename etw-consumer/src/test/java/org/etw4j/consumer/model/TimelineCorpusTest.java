@@ -144,6 +144,13 @@ class TimelineCorpusTest {
         assertEquals(plain.pairs, slices.size(), "slices == Start/Stop pairs");
         assertEquals(plain.pairs, s.pairs());
         assertEquals(plain.pairs, s.slices());
+        // The origin: the earlier of the header's start time and the first record, both FILETIME (a raw timestamp
+        // here once put every event 1.3e16 microseconds after it; TimelineCommandTest saw its --from range empty).
+        long headerStart;
+        try (EtlFile f = EtlFile.open(file)) {
+            headerStart = f.header().startTime() > 0 ? f.header().startTime() : Long.MAX_VALUE;
+        }
+        assertEquals(Math.min(headerStart, plain.first), s.traceStart(), "the timeline's origin");
         double end = (plain.last - s.traceStart()) / 10.0;
         long zero = 0;
         for (TraceEventCheck.Event e : slices) {
