@@ -71,7 +71,11 @@ public final class AllocationGate {
                 .param("context", "NONE")
                 .forks(1)
                 .warmupIterations(2).warmupTime(TimeValue.seconds(1))
-                .measurementIterations(3).measurementTime(TimeValue.seconds(1))
+                // 2 s, not 1: JMH runs a @TearDown(Level.Trial) inside the last measured iteration, so what a
+                // benchmark's tear-down allocates (WriteBenchmark stops a JFR recording and a session) is shared by
+                // that iteration's operations; on a loaded machine (8 busy threads on 2 cores) 1 s held few enough
+                // writes for it to reach 0.9 B/op
+                .measurementIterations(3).measurementTime(TimeValue.seconds(2))
                 .addProfiler(GCProfiler.class)
                 .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
                 .shouldFailOnError(true)

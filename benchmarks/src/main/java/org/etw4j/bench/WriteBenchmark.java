@@ -73,7 +73,10 @@ public class WriteBenchmark {
     public void setUp() {
         backend = new SimulatedBackend();
         provider = EtwProvider.builder("etw4j-bench-write").backend(backend).register();
-        session = TraceSession.start(SessionConfig.realTime("etw4j-bench").bufferSizeKb(1024).buffers(8, 64).build(), backend);
+        // Every buffer made at the start (minimum = maximum): with a minimum of 8, a consumer thread slowed by a loaded
+        // machine let the session grow its pool during the measurement, 1 MB per buffer, which JMH's gc profiler
+        // (it counts every thread's allocation) reported as 2-9 B per write though the write path allocates nothing.
+        session = TraceSession.start(SessionConfig.realTime("etw4j-bench").bufferSizeKb(1024).buffers(64, 64).build(), backend);
         // the benchmark writes right after: wait until the provider has seen the enable (EnableTraceEx2's Timeout)
         session.enable(provider.id(), EnableParameters.of(Level.VERBOSE).withCallbackWait(java.time.Duration.ofSeconds(10)));
         consumer = backend.openRealTime(session.name(), new RecordSink() {
