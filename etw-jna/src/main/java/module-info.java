@@ -1,7 +1,8 @@
 /**
  * etw4j's JNA backend: the provider side of ETW (EventRegister, EventUnregister, EventWriteTransfer,
- * EventSetInformation, EventActivityIdControl and the enable callback) for services on Java 17 and 21, behind
- * the same backend SPI as the FFM backend. Sessions and consumers need the FFM backend (Java 22+).
+ * EventSetInformation, EventActivityIdControl and the enable callback) for services on Java 17 to 22, behind
+ * the same backend SPI as the FFM backend. Sessions and consumers need the FFM backend (Java 23+, as the README's
+ * table says).
  */
 module org.etw4j.jna {
     requires transitive org.etw4j.api; // its types (EtwBackend, Guid...) are in this module's API
